@@ -1,0 +1,192 @@
+/*
+ * fathom.h - the instance API of the pyfathom Syzygy prober.
+ *
+ * A fathom_tb is a set of Syzygy tables found in one or more directories.
+ * Tables are located when a directory is added and memory-mapped the first
+ * time a probe needs them.  Any number of instances may coexist; nothing in
+ * the library is global except the optional Fathom-compatible facade in
+ * tbprobe.h, which owns exactly one instance.
+ *
+ * Squares are numbered 0 = a1 ... 63 = h8.  Positions are passed as the eight
+ * bitboards python-chess keeps (occupied by white, by black, and one mask per
+ * piece type), the en-passant target square (0 for none) and the side to
+ * move (1 = white).
+ *
+ * THREAD SAFETY: every probe function may be called from any number of
+ * threads on one instance at once.  Adding directories and closing an
+ * instance must not overlap with probes on that instance.
+ */
+#ifndef PYFATHOM_FATHOM_H
+#define PYFATHOM_FATHOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest number of pieces any Syzygy table holds. */
+#define FATHOM_MAX_PIECES 7
+
+/* Status codes.  Values are pinned: bindings map them to exceptions. */
+enum fathom_status {
+    FATHOM_OK = 0,
+    FATHOM_ERR_MISSING_TABLE = 1,    /* a table the probe needs is not loaded */
+    FATHOM_ERR_CASTLING = 2,         /* castling rights: tables hold none */
+    FATHOM_ERR_TOO_MANY_PIECES = 3,  /* more pieces than the largest table */
+    FATHOM_ERR_INVALID_POSITION = 4, /* inconsistent or illegal position */
+    FATHOM_ERR_BAD_MAGIC = 5,        /* file does not start with the magic */
+    FATHOM_ERR_BAD_SIZE = 6,         /* file size is not 16 mod 64 */
+    FATHOM_ERR_CORRUPT = 7,          /* header/index/block points outside */
+    FATHOM_ERR_IO = 8,               /* open, stat or mmap failed */
+    FATHOM_ERR_NO_MEMORY = 9,        /* allocation failed */
+    FATHOM_ERR_ARGUMENT = 10         /* bad argument (NULL, bad path list) */
+};
+#define FATHOM_STATUS_COUNT 11
+
+/* A short English description of a status code; never NULL. */
+const char *fathom_strerror(int status);
+
+/*
+ * Probe results are packed into one 64-bit integer so that a binding makes
+ * exactly one foreign call per probe and allocates nothing:
+ *
+ *   bits 0..7   status (enum fathom_status)
+ *   bit  8      DTZ precise flag (1 = exact plies, 0 = may be one ply short)
+ *   bits 16..   the answer, signed (WDL -2..2 or DTZ in plies)
+ *
+ * so  value = r >> 16 (arithmetic) = FATHOM_RESULT_VALUE(r).
+ */
+typedef int64_t fathom_result;
+#define FATHOM_RESULT_STATUS(r) ((int)((r) & 0xff))
+#define FATHOM_RESULT_PRECISE(r) ((int)(((r) >> 8) & 1))
+#define FATHOM_RESULT_VALUE(r) ((int32_t)(((r) - ((r) & 0xffff)) / 65536))
+
+/* Failure detail: which table a MISSING_TABLE/CORRUPT/... error is about. */
+typedef struct fathom_detail {
+    char table[16];   /* material, e.g. "KRvKP" ("" if not about a table) */
+    char metric[8];   /* "wdl" or "dtz" ("" if not about a table) */
+    char path[4096];  /* file path when a file was involved, else "" */
+} fathom_detail;
+
+/*
+ * fathom_open: create an empty instance.
+ * RETURN: FATHOM_OK and *out set, or an error code (*out left NULL).
+ */
+int fathom_open(fathom_tb **out);
+
+/*
+ * fathom_add_directory: register every regular Syzygy table (KQvK.rtbw,
+ * KQvK.rtbz, ...) found in one directory.  Nothing is mapped yet.  A table
+ * already registered is replaced by the newer file.
+ * PARAMETERS: load_wdl/load_dtz select the file kinds; *found (may be NULL)
+ * receives the number of table files registered.
+ * RETURN: FATHOM_OK, or FATHOM_ERR_IO if the directory cannot be listed.
+ */
+int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
+                         int load_dtz, unsigned *found);
+
+/*
+ * fathom_add_path_list: fathom_add_directory for each entry of a list
+ * separated by `sep` (':' on POSIX, ';' on Windows, as Fathom's tb_init).
+ * Empty entries are skipped; directories that cannot be read are skipped.
+ */
+int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
+                         unsigned *found);
+
+/* fathom_close: unmap everything and free the instance.  NULL is fine. */
+void fathom_close(fathom_tb *tb);
+
+/* Number of pieces of the largest registered WDL table (Fathom's TB_LARGEST). */
+unsigned fathom_largest(const fathom_tb *tb);
+
+/* Number of table files currently mapped (memory grows with tables touched). */
+unsigned fathom_mapped_count(const fathom_tb *tb);
+
+/*
+ * fathom_probe_wdl: WDL of the position for the side to move, -2..2
+ * (loss, blessed loss, draw, cursed win, win), assuming the halfmove clock
+ * was just reset.  Same answers as python-chess's chess.syzygy.probe_wdl.
+ * Castling rights must be checked by the caller (this call has none).
+ * detail may be NULL; on failure it names the table involved.
+ * RETURN: packed fathom_result.
+ */
+fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
+                               uint64_t kings, uint64_t queens, uint64_t rooks,
+                               uint64_t bishops, uint64_t knights,
+                               uint64_t pawns, unsigned ep, int turn,
+                               fathom_detail *detail);
+
+/*
+ * fathom_probe_dtz: DTZ in plies for the side to move, python-chess's
+ * probe_dtz semantics (positive: win, negative: loss, 0: draw; values
+ * beyond +-100 are cursed wins / blessed losses).  The precise bit of the
+ * result says whether the value is exact or may be one ply short because the
+ * table stores it rounded to moves.
+ * RETURN: packed fathom_result.
+ */
+fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
+                               uint64_t kings, uint64_t queens, uint64_t rooks,
+                               uint64_t bishops, uint64_t knights,
+                               uint64_t pawns, unsigned ep, int turn,
+                               fathom_detail *detail);
+
+/* One legal root move with its outcome from the mover's point of view. */
+typedef struct fathom_root_move {
+    uint8_t from, to;
+    uint8_t promotion;  /* 0 none, else python-chess piece type 2..5 (N,B,R,Q) */
+    uint8_t is_ep;      /* 1 if an en-passant capture */
+    int8_t wdl;         /* -2..2 under the 50-move rule from the root clock */
+    int8_t dtz_precise; /* 1 if dtz is exact */
+    int32_t dtz;        /* signed DTZ in plies counted from the root position */
+    int32_t rank;       /* Fathom tbRank: higher is better (see fathom.c) */
+} fathom_root_move;
+
+#define FATHOM_MAX_MOVES 256
+
+/*
+ * fathom_probe_root: probe every legal move of the position (Fathom's
+ * tb_probe_root), sorted best first: wins within the 50-move rule (shortest
+ * DTZ first), cursed wins, draws, blessed losses, losses (longest DTZ
+ * first).  moves must have room for FATHOM_MAX_MOVES entries; *count
+ * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
+ * receive the root position's WDL under the 50-move rule (from rule50) and
+ * its DTZ (as fathom_probe_dtz); *dtz_precise its precise flag.
+ * RETURN: a status code.
+ */
+int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
+                      uint64_t kings, uint64_t queens, uint64_t rooks,
+                      uint64_t bishops, uint64_t knights, uint64_t pawns,
+                      unsigned ep, int turn, unsigned rule50,
+                      fathom_root_move *moves, unsigned *count, int *wdl,
+                      int *dtz, int *dtz_precise, fathom_detail *detail);
+
+/*
+ * Batch probes over arrays of n positions (struct-of-arrays, as numpy
+ * holds them).  Rows that cannot be probed get FATHOM_BATCH_WDL_FAILED /
+ * FATHOM_BATCH_DTZ_FAILED; a bad row never stops the batch.  threads == 0
+ * means one thread per online CPU.  The result for each row does not depend
+ * on the thread count.
+ * RETURN: FATHOM_OK, or an error if threads could not be started at all.
+ */
+#define FATHOM_BATCH_WDL_FAILED (-128)
+#define FATHOM_BATCH_DTZ_FAILED (-32768)
+int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
+                           const uint64_t *black, const uint64_t *kings,
+                           const uint64_t *queens, const uint64_t *rooks,
+                           const uint64_t *bishops, const uint64_t *knights,
+                           const uint64_t *pawns, const uint8_t *ep,
+                           const uint8_t *turn, int8_t *out, unsigned threads);
+int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
+                           const uint64_t *black, const uint64_t *kings,
+                           const uint64_t *queens, const uint64_t *rooks,
+                           const uint64_t *bishops, const uint64_t *knights,
+                           const uint64_t *pawns, const uint8_t *ep,
+                           const uint8_t *turn, int16_t *out, unsigned threads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PYFATHOM_FATHOM_H */
