@@ -1,0 +1,87 @@
+"""Session fixtures: the test tables, python-chess's oracle, an open pyfathom.
+
+The 70 table files and ``endgame.epd`` come from python-chess's sdist on PyPI
+through :mod:`pyfathom._sdist` (checksums pinned there), cached under
+``$PYFATHOM_TEST_CACHE`` or ``~/.cache/pyfathom-tests``.  A CI machine starts
+with an empty cache and fetches them once per run.
+
+pyfathom is imported inside the fixtures, never guarded: a missing or broken
+build makes every test that needs it fail (an ImportError is an error, not a
+skip).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess.syzygy
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def _cache_root() -> Path:
+    env = os.environ.get("PYFATHOM_TEST_CACHE")
+    root = Path(env) if env else Path.home() / ".cache" / "pyfathom-tests"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+@pytest.fixture(scope="session")
+def test_cache() -> Path:
+    """The test cache directory (tables, the sdist, cached oracle answers)."""
+    return _cache_root()
+
+
+@pytest.fixture(scope="session")
+def syzygy_dir(test_cache: Path) -> Path:
+    """A directory holding the 70 verified 3-4-piece tables (and endgame.epd)."""
+    from pyfathom import _sdist
+
+    dest = test_cache / "syzygy-chess-1.11.2"
+    return _sdist.ensure_tables(dest, test_cache, include_epd=True)
+
+
+@pytest.fixture(scope="session")
+def endgame_epd(syzygy_dir: Path) -> Path:
+    """python-chess's ``data/endgame.epd``: positions with wdl/dtz opcodes."""
+    from pyfathom import _sdist
+
+    return syzygy_dir / _sdist.ENDGAME_EPD
+
+
+@pytest.fixture(scope="session")
+def tablebase(syzygy_dir: Path) -> Iterator[Any]:
+    """A pyfathom Tablebase over all 35 test tables, closed after the session."""
+    import pyfathom
+
+    tb = pyfathom.open_tablebase(syzygy_dir)
+    try:
+        yield tb
+    finally:
+        tb.close()
+
+
+@pytest.fixture(scope="session")
+def oracle(syzygy_dir: Path) -> Iterator[chess.syzygy.Tablebase]:
+    """python-chess's prober on the same directory: the source of truth."""
+    tb = chess.syzygy.open_tablebase(str(syzygy_dir))
+    try:
+        yield tb
+    finally:
+        tb.close()
+
+
+@pytest.fixture(scope="session")
+def oracle_cache(test_cache: Path) -> Path | None:
+    """Where cached python-chess answers live (recomputed whenever missing).
+
+    Set ``PYFATHOM_TEST_NO_ORACLE_CACHE=1`` to always recompute.
+    """
+    if os.environ.get("PYFATHOM_TEST_NO_ORACLE_CACHE"):
+        return None
+    return test_cache

@@ -1,0 +1,235 @@
+"""probe_root against python-chess: the move list, the outcome of every move
+(including under a nonzero halfmove clock), and best-move playouts that must
+mate without a 50-move draw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.syzygy
+import pytest
+
+from positions import ALL_TABLES, oracle_answers, random_position, table_sample
+
+PLAYOUT_TABLES = ["KQvK", "KRvK", "KBNvK", "KPvK", "KQvKR", "KRvKP", "KPvKP"]
+PLAYOUTS_PER_TABLE = 8  # 56 won positions in all
+MAX_PLIES = 300
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _expected_move_outcome(board: chess.Board, move: chess.Move, child_wdl: int,
+                           child_dtz: int, clock: int) -> tuple[int, int] | None:
+    """python-chess's view of one root move: (wdl for the mover under the
+    50-move rule from *clock*, DTZ in plies from the root), or None where
+    DTZ rounding makes the 50-move boundary ambiguous."""
+    zeroing = board.is_zeroing(move)
+    after = board.copy(stack=False)
+    after.push(move)
+    if after.is_checkmate():
+        dtz = 1
+    elif zeroing:
+        v = -child_wdl
+        dtz = _sign(v) * (1 if abs(v) == 2 else 101) if v else 0
+        return v, dtz  # the clock is reset: the table's WDL is the outcome
+    else:
+        dtz = -child_dtz + _sign(-child_dtz)
+    if dtz == 0:
+        return 0, 0
+    plies = abs(dtz) + (0 if zeroing else clock)
+    if 99 <= plies <= 102:
+        return None
+    if abs(dtz) > 100:
+        return _sign(dtz), dtz
+    return (2 if plies <= 100 else 1) * _sign(dtz), dtz
+
+
+def _check_root(tb: Any, board: chess.Board, root_answer: tuple[Any, Any],
+                child_answers: dict[str, tuple[Any, Any]], clock: int) -> list[str]:
+    fen = board.fen(en_passant="fen")
+    problems: list[str] = []
+    rp = tb.probe_root(board)
+    legal = list(board.legal_moves)
+    moves = [rm.move for rm in rp.moves]
+    if sorted(moves, key=str) != sorted(legal, key=str):
+        problems.append(f"moves {sorted(map(str, moves))} != legal {sorted(map(str, legal))}")
+    if rp.best_move != (moves[0] if moves else None):
+        problems.append(f"best_move {rp.best_move} is not the first move")
+    if not legal and rp.best_move is not None:
+        problems.append("best_move without legal moves")
+    o_wdl, o_dtz = root_answer
+    if rp.dtz != o_dtz:
+        problems.append(f"dtz python-chess={o_dtz} probe_root={rp.dtz}")
+    # Root WDL under the 50-move rule from the board's clock.
+    if o_dtz == 0:
+        exp_wdl: int | None = 0
+    elif abs(o_dtz) > 100:
+        exp_wdl = _sign(o_dtz)
+    elif 99 <= abs(o_dtz) + clock <= 102:
+        exp_wdl = None
+    else:
+        exp_wdl = _sign(o_dtz) * (2 if abs(o_dtz) + clock <= 100 else 1)
+    if clock == 0:
+        exp_wdl = o_wdl
+    if exp_wdl is not None and rp.wdl != exp_wdl:
+        problems.append(f"root wdl expected {exp_wdl} (python-chess wdl {o_wdl}, "
+                        f"dtz {o_dtz}, clock {clock}) probe_root={rp.wdl!r}")
+    ranks = [rm.rank for rm in rp.moves]
+    if ranks != sorted(ranks, reverse=True):
+        problems.append(f"moves not sorted by rank: {ranks}")
+    wdls = [int(rm.wdl) for rm in rp.moves]
+    if wdls != sorted(wdls, reverse=True):
+        problems.append(f"moves not sorted by wdl: {wdls}")
+    wins = [rm.dtz for rm in rp.moves if rm.wdl == 2]
+    if wins != sorted(wins):
+        problems.append(f"winning moves not shortest first: {wins}")
+    for rm in rp.moves:
+        after = board.copy(stack=False)
+        after.push(rm.move)
+        c_wdl, c_dtz = child_answers[after.fen(en_passant="fen")]
+        exp = _expected_move_outcome(board, rm.move, c_wdl, c_dtz, clock)
+        if _sign(int(rm.wdl)) != _sign(-c_wdl):
+            problems.append(f"{rm.move}: wdl {rm.wdl!r} but python-chess says the "
+                            f"child is {c_wdl}")
+        elif exp is not None and int(rm.wdl) != exp[0]:
+            problems.append(f"{rm.move}: wdl expected {exp[0]} (child wdl {c_wdl}, "
+                            f"dtz {c_dtz}, clock {clock}) got {rm.wdl!r}")
+        if _sign(rm.dtz) != _sign(int(rm.wdl)):
+            problems.append(f"{rm.move}: dtz {rm.dtz} and wdl {rm.wdl!r} disagree")
+    return [f"{fen}: {p}" for p in problems]
+
+
+def _children_fens(boards: list[chess.Board]) -> list[str]:
+    fens = []
+    for board in boards:
+        for move in board.legal_moves:
+            after = board.copy(stack=False)
+            after.push(move)
+            fens.append(after.fen(en_passant="fen"))
+    return sorted(set(fens))
+
+
+def _oracle_map(syzygy_dir: Path, fens: list[str], cache: Path | None) -> dict[str, tuple[Any, Any]]:
+    return dict(zip(fens, oracle_answers(syzygy_dir, fens, cache_dir=cache)))
+
+
+def test_root_moves_match_python_chess(tablebase: Any, syzygy_dir: Path,
+                                       oracle_cache: Path | None) -> None:
+    """30 positions of each table at clock 0: every legal move listed once,
+    ranked, each with the outcome python-chess gives its child position."""
+    boards = [b for key in ALL_TABLES
+              for b in table_sample(key, 30, seed=30, ep_share=0.3, push_share=0.1)]
+    roots = _oracle_map(syzygy_dir, [b.fen(en_passant="fen") for b in boards], oracle_cache)
+    children = _oracle_map(syzygy_dir, _children_fens(boards), oracle_cache)
+    bad: list[str] = []
+    for board in boards:
+        bad += _check_root(tablebase, board, roots[board.fen(en_passant="fen")], children, 0)
+    assert not bad, f"{len(bad)} problems in {len(boards)} positions:\n" + "\n".join(bad[:30])
+
+
+def test_root_checkmate_and_stalemate(tablebase: Any) -> None:
+    mated = tablebase.probe_root(chess.Board("7k/7Q/6K1/8/8/8/8/8 b - - 0 1"))
+    assert mated.best_move is None and mated.moves == []
+    assert (mated.wdl, mated.dtz) == (-2, -1)
+    stale = tablebase.probe_root(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"))
+    assert stale.best_move is None and stale.moves == []
+    assert (stale.wdl, stale.dtz) == (0, 0)
+
+
+def _won_positions(oracle: chess.syzygy.Tablebase) -> list[chess.Board]:
+    out = []
+    for i, key in enumerate(PLAYOUT_TABLES):
+        import random
+        rng = random.Random(f"playout:{key}")
+        found = 0
+        while found < PLAYOUTS_PER_TABLE:
+            board = random_position(rng, key)
+            if oracle.probe_wdl(board) == 2:
+                out.append(board)
+                found += 1
+    return out
+
+
+def test_best_move_playouts_mate(tablebase: Any, oracle: chess.syzygy.Tablebase) -> None:
+    """From 56 won positions, best_move for both sides mates within the
+    50-move rule; the winner's root WDL stays WIN all the way."""
+    starts = _won_positions(oracle)
+    assert len(starts) >= 50
+    failures = []
+    for start in starts:
+        board = start.copy()
+        winner = board.turn
+        result = None
+        for _ in range(MAX_PLIES):
+            if board.is_checkmate():
+                result = "mate" if board.turn != winner else "winner mated"
+                break
+            if board.is_stalemate() or board.is_insufficient_material():
+                result = "draw"
+                break
+            if board.halfmove_clock >= 100:
+                result = "50-move draw"
+                break
+            rp = tablebase.probe_root(board)
+            if board.turn == winner and rp.wdl != 2:
+                result = f"winner's wdl became {rp.wdl!r}"
+                break
+            if rp.best_move is None or not board.is_legal(rp.best_move):
+                result = f"bad best_move {rp.best_move}"
+                break
+            board.push(rp.best_move)
+        else:
+            result = f"no mate after {MAX_PLIES} plies"
+        if result != "mate":
+            failures.append(f"{start.fen()}: {result} after {len(board.move_stack)} plies "
+                            f"({' '.join(m.uci() for m in board.move_stack)})")
+    assert not failures, f"{len(failures)} of {len(starts)} playouts failed:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("key", ["KRvK", "KQvKR", "KBNvK", "KRvKP", "KQvKP"])
+def test_fifty_move_rule_turns_win_into_cursed_win(key: str, tablebase: Any,
+                                                  oracle: chess.syzygy.Tablebase) -> None:
+    """Won (and lost) positions with DTZ d given a halfmove clock h: with
+    d + h > 100 the root becomes a cursed win (blessed loss) and the best move
+    keeps the cursed win; with d + h < 99 it stays a win (loss).  Every move's
+    outcome is checked against python-chess's DTZ of its child."""
+    import random
+
+    rng = random.Random(f"cursed:{key}")
+    checked = 0
+    bad: list[str] = []
+    tries = 0
+    while checked < 12 and tries < 20000:
+        tries += 1
+        board = random_position(rng, key)
+        dtz = oracle.probe_dtz(board)
+        if not 6 <= abs(dtz) <= 95:
+            continue
+        checked += 1
+        cursed_clock = 101 - abs(dtz) + rng.randrange(0, 5)
+        plain_clock = rng.randrange(0, 99 - abs(dtz))
+        children = {}
+        for move in board.legal_moves:
+            after = board.copy(stack=False)
+            after.push(move)
+            children[after.fen(en_passant="fen")] = (oracle.probe_wdl(after), oracle.probe_dtz(after))
+        for clock in (cursed_clock, plain_clock):
+            b = board.copy(stack=False)
+            b.halfmove_clock = clock
+            bad += _check_root(tablebase, b, (oracle.probe_wdl(board), dtz), children, clock)
+            rp = tablebase.probe_root(b)
+            expected = _sign(dtz) * (1 if clock == cursed_clock else 2)
+            if rp.wdl != expected:
+                bad.append(f"{b.fen()}: clock {clock} dtz {dtz}: root wdl {rp.wdl!r}, "
+                           f"expected {expected}")
+            if dtz > 0 and rp.best_move is not None:
+                after = b.copy(stack=False)
+                after.push(rp.best_move)
+                if oracle.probe_wdl(after) >= 0:
+                    bad.append(f"{b.fen()}: best move {rp.best_move} gives up the win")
+    assert checked >= 10, f"{key}: too few positions with 6 <= |dtz| <= 95"
+    assert not bad, "\n".join(bad[:30])
