@@ -1,0 +1,297 @@
+"""cffi builder for pyfathom's C core (API mode, out of line).
+
+This file is the only place in the project that declares C.  The ``CDEF``
+strings below mirror the public headers of ``src/fathom/``:
+
+* ``fathom.h``   the instance API the Python package is built on;
+* ``tbprobe.h``  the Fathom-compatible facade (one default instance), exposed
+  to Python as :mod:`pyfathom.fathom`;
+* ``fen.h``      the C FEN parser.
+
+Numbers (enum values, ``#define`` constants, array sizes) are written as
+``...`` so that the C compiler fills them in from the headers: a header change
+can never silently disagree with the Python side.  Macros with arguments
+(``FATHOM_RESULT_VALUE(r)``, ``TB_GET_WDL(r)``, ...) cannot be declared to
+cffi; the Python package re-implements them from the mask/shift constants.
+
+setup.py compiles this through ``cffi_modules=["build_ffi.py:ffi"]``; run
+``python build_ffi.py`` to build ``pyfathom/_fathom*.so`` in place.
+
+Environment:
+
+``PYFATHOM_SANITIZE=1``
+    build with AddressSanitizer and UndefinedBehaviorSanitizer (compile and
+    link flags), for the fuzz and sanitizer runs.  The interpreter must then
+    be started with the ASan runtime preloaded (``LD_PRELOAD=$(gcc
+    -print-file-name=libasan.so)``).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+
+import cffi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC_DIR = os.path.join("src", "fathom")  # relative to HERE (setuptools wants relative paths)
+
+CDEF_FATHOM = """
+/* ---- src/fathom/fathom.h: the instance API ------------------------------ */
+typedef struct fathom_tb fathom_tb;
+
+#define FATHOM_MAX_PIECES ...
+#define FATHOM_STATUS_COUNT ...
+#define FATHOM_MAX_MOVES ...
+#define FATHOM_BATCH_WDL_FAILED ...
+#define FATHOM_BATCH_DTZ_FAILED ...
+
+enum fathom_status {
+    FATHOM_OK = ...,
+    FATHOM_ERR_MISSING_TABLE = ...,
+    FATHOM_ERR_CASTLING = ...,
+    FATHOM_ERR_TOO_MANY_PIECES = ...,
+    FATHOM_ERR_INVALID_POSITION = ...,
+    FATHOM_ERR_BAD_MAGIC = ...,
+    FATHOM_ERR_BAD_SIZE = ...,
+    FATHOM_ERR_CORRUPT = ...,
+    FATHOM_ERR_IO = ...,
+    FATHOM_ERR_NO_MEMORY = ...,
+    FATHOM_ERR_ARGUMENT = ...,
+    ...
+};
+
+const char *fathom_strerror(int status);
+
+typedef int64_t fathom_result;
+
+typedef struct fathom_detail {
+    char table[...];
+    char metric[...];
+    char path[...];
+    ...;
+} fathom_detail;
+
+int fathom_open(fathom_tb **out);
+int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
+                         int load_dtz, unsigned *found);
+int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
+                         unsigned *found);
+void fathom_close(fathom_tb *tb);
+unsigned fathom_largest(const fathom_tb *tb);
+unsigned fathom_mapped_count(const fathom_tb *tb);
+
+fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
+                               uint64_t kings, uint64_t queens, uint64_t rooks,
+                               uint64_t bishops, uint64_t knights,
+                               uint64_t pawns, unsigned ep, int turn,
+                               fathom_detail *detail);
+fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
+                               uint64_t kings, uint64_t queens, uint64_t rooks,
+                               uint64_t bishops, uint64_t knights,
+                               uint64_t pawns, unsigned ep, int turn,
+                               fathom_detail *detail);
+
+typedef struct fathom_root_move {
+    uint8_t from, to;
+    uint8_t promotion;
+    uint8_t is_ep;
+    int8_t wdl;
+    int8_t dtz_precise;
+    int32_t dtz;
+    int32_t rank;
+    ...;
+} fathom_root_move;
+
+int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
+                      uint64_t kings, uint64_t queens, uint64_t rooks,
+                      uint64_t bishops, uint64_t knights, uint64_t pawns,
+                      unsigned ep, int turn, unsigned rule50,
+                      fathom_root_move *moves, unsigned *count, int *wdl,
+                      int *dtz, int *dtz_precise, fathom_detail *detail);
+
+int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
+                           const uint64_t *black, const uint64_t *kings,
+                           const uint64_t *queens, const uint64_t *rooks,
+                           const uint64_t *bishops, const uint64_t *knights,
+                           const uint64_t *pawns, const uint8_t *ep,
+                           const uint8_t *turn, int8_t *out, unsigned threads);
+int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
+                           const uint64_t *black, const uint64_t *kings,
+                           const uint64_t *queens, const uint64_t *rooks,
+                           const uint64_t *bishops, const uint64_t *knights,
+                           const uint64_t *pawns, const uint8_t *ep,
+                           const uint8_t *turn, int16_t *out, unsigned threads);
+"""
+
+CDEF_TBPROBE = """
+/* ---- src/fathom/tbprobe.h: the Fathom-compatible facade ----------------- */
+#define TB_LOSS ...
+#define TB_BLESSED_LOSS ...
+#define TB_DRAW ...
+#define TB_CURSED_WIN ...
+#define TB_WIN ...
+
+#define TB_PROMOTES_NONE ...
+#define TB_PROMOTES_QUEEN ...
+#define TB_PROMOTES_ROOK ...
+#define TB_PROMOTES_BISHOP ...
+#define TB_PROMOTES_KNIGHT ...
+
+#define TB_RESULT_WDL_MASK ...
+#define TB_RESULT_TO_MASK ...
+#define TB_RESULT_FROM_MASK ...
+#define TB_RESULT_PROMOTES_MASK ...
+#define TB_RESULT_EP_MASK ...
+#define TB_RESULT_DTZ_MASK ...
+#define TB_RESULT_WDL_SHIFT ...
+#define TB_RESULT_TO_SHIFT ...
+#define TB_RESULT_FROM_SHIFT ...
+#define TB_RESULT_PROMOTES_SHIFT ...
+#define TB_RESULT_EP_SHIFT ...
+#define TB_RESULT_DTZ_SHIFT ...
+
+#define TB_RESULT_FAILED ...
+#define TB_RESULT_CHECKMATE ...
+#define TB_RESULT_STALEMATE ...
+
+#define TB_MAX_MOVES ...
+#define TB_MAX_PLY ...
+
+typedef uint16_t TbMove;
+
+struct TbRootMove {
+    TbMove move;
+    TbMove pv[...];
+    unsigned pvSize;
+    int32_t tbScore;
+    int32_t tbRank;
+    ...;
+};
+
+struct TbRootMoves {
+    unsigned size;
+    struct TbRootMove moves[...];
+    ...;
+};
+
+/* TB_LARGEST is read through this function: see pyfathom/fathom.py. */
+extern unsigned TB_LARGEST;
+
+bool tb_init(const char *path);
+void tb_free(void);
+unsigned tb_probe_wdl(uint64_t white, uint64_t black, uint64_t kings,
+                      uint64_t queens, uint64_t rooks, uint64_t bishops,
+                      uint64_t knights, uint64_t pawns, unsigned rule50,
+                      unsigned castling, unsigned ep, bool turn);
+unsigned tb_probe_root(uint64_t white, uint64_t black, uint64_t kings,
+                       uint64_t queens, uint64_t rooks, uint64_t bishops,
+                       uint64_t knights, uint64_t pawns, unsigned rule50,
+                       unsigned castling, unsigned ep, bool turn,
+                       unsigned *results);
+int tb_probe_root_dtz(uint64_t white, uint64_t black, uint64_t kings,
+                      uint64_t queens, uint64_t rooks, uint64_t bishops,
+                      uint64_t knights, uint64_t pawns, unsigned rule50,
+                      unsigned castling, unsigned ep, bool turn,
+                      bool hasRepeated, bool useRule50,
+                      struct TbRootMoves *results);
+int tb_probe_root_wdl(uint64_t white, uint64_t black, uint64_t kings,
+                      uint64_t queens, uint64_t rooks, uint64_t bishops,
+                      uint64_t knights, uint64_t pawns, unsigned rule50,
+                      unsigned castling, unsigned ep, bool turn,
+                      bool useRule50, struct TbRootMoves *results);
+"""
+
+CDEF_FEN = """
+/* ---- src/fathom/fen.h: the C FEN parser --------------------------------- */
+typedef struct fathom_board {
+    uint64_t white, black;
+    uint64_t kings, queens, rooks, bishops, knights, pawns;
+    uint8_t ep;
+    uint8_t turn;
+    uint8_t castling;
+    uint16_t halfmove;
+    uint16_t fullmove;
+    ...;
+} fathom_board;
+
+#define FATHOM_FEN_OK ...
+#define FATHOM_FEN_ERR_ARGUMENT ...
+#define FATHOM_FEN_ERR_FIELD_COUNT ...
+#define FATHOM_FEN_ERR_PIECE ...
+#define FATHOM_FEN_ERR_RANK_FILES ...
+#define FATHOM_FEN_ERR_DIGITS ...
+#define FATHOM_FEN_ERR_RANK_COUNT ...
+#define FATHOM_FEN_ERR_SIDE ...
+#define FATHOM_FEN_ERR_CASTLING ...
+#define FATHOM_FEN_ERR_EP ...
+#define FATHOM_FEN_ERR_HALFMOVE ...
+#define FATHOM_FEN_ERR_FULLMOVE ...
+#define FATHOM_FEN_STATUS_COUNT ...
+#define FATHOM_FEN_EPD ...
+#define FATHOM_FEN_MAX_COUNTER ...
+#define FATHOM_CASTLE_WK ...
+#define FATHOM_CASTLE_WQ ...
+#define FATHOM_CASTLE_BK ...
+#define FATHOM_CASTLE_BQ ...
+
+const char *fathom_fen_strerror(int status);
+int fathom_parse_fen(const char *fen, size_t len, fathom_board *out);
+int fathom_parse_fen_ex(const char *fen, size_t len, unsigned flags,
+                        fathom_board *out, size_t *fen_begin,
+                        size_t *fen_end);
+size_t fathom_parse_fen_batch(const char *buf, const size_t *offsets,
+                              const size_t *lengths, size_t n,
+                              unsigned flags,
+                              uint64_t *white, uint64_t *black,
+                              uint64_t *kings, uint64_t *queens,
+                              uint64_t *rooks, uint64_t *bishops,
+                              uint64_t *knights, uint64_t *pawns,
+                              uint8_t *ep, uint8_t *turn, uint8_t *castling,
+                              uint16_t *halfmove, size_t *fen_begin,
+                              size_t *fen_end, int8_t *status);
+"""
+
+HEADERS = ["fathom.h", "tbprobe.h", "fen.h"]
+
+
+def _sources() -> list[str]:
+    """Every C file of the core, relative to the project root."""
+    paths = sorted(glob.glob(os.path.join(HERE, SRC_DIR, "*.c")))
+    return [os.path.relpath(p, HERE) for p in paths]
+
+
+def _is_msvc() -> bool:
+    return sys.platform == "win32" and "GCC" not in sys.version
+
+
+def _flags() -> tuple[list[str], list[str], list[str]]:
+    """(extra_compile_args, extra_link_args, libraries) for this platform."""
+    if _is_msvc():
+        return ["/O2"], [], []
+    compile_args = ["-std=c99", "-O2", "-Wall", "-Wextra"]
+    link_args: list[str] = []
+    if os.environ.get("PYFATHOM_SANITIZE", "") not in ("", "0"):
+        sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-O1", "-g"]
+        compile_args += sanitize
+        link_args += sanitize
+    return compile_args, link_args, ["pthread"]
+
+
+ffi = cffi.FFI()
+ffi.cdef(CDEF_FATHOM + CDEF_TBPROBE + CDEF_FEN)
+
+_compile_args, _link_args, _libraries = _flags()
+ffi.set_source(
+    "pyfathom._fathom",
+    "".join(f'#include "{h}"\n' for h in HEADERS),
+    sources=_sources(),
+    include_dirs=[SRC_DIR],
+    extra_compile_args=_compile_args,
+    extra_link_args=_link_args,
+    libraries=_libraries,
+)
+
+if __name__ == "__main__":
+    ffi.compile(tmpdir=HERE, verbose=True)

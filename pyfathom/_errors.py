@@ -1,0 +1,121 @@
+"""The exceptions pyfathom raises.
+
+Every class derives from :class:`FathomError` *and* from the builtin a caller
+of :mod:`chess.syzygy` already catches, so code written for python-chess keeps
+working:
+
+* :class:`MissingTableError`, :class:`CastlingRightsError` and
+  :class:`TooManyPiecesError` are :exc:`KeyError` s: the position is fine,
+  the tables cannot answer.  ``get_wdl`` / ``get_dtz`` return their default
+  for these, and only for these.
+* :class:`InvalidPositionError` is a :exc:`ValueError`: the board is not a
+  legal chess position (``board.is_valid()`` is false).
+* :class:`CorruptTableError` is an :exc:`OSError` (through
+  :class:`TableFileError`): a table file is damaged.  It names the file.
+* :class:`ClosedTablebaseError` is a :exc:`ValueError`, like probing a closed
+  file.
+
+Messages name the position (as a FEN) or the file involved.
+"""
+
+from __future__ import annotations
+
+import chess.syzygy
+
+__all__ = [
+    "FathomError",
+    "UnsupportedPositionError",
+    "MissingTableError",
+    "CastlingRightsError",
+    "TooManyPiecesError",
+    "InvalidPositionError",
+    "TableFileError",
+    "CorruptTableError",
+    "ClosedTablebaseError",
+]
+
+
+class FathomError(Exception):
+    """Base class of every error raised by pyfathom."""
+
+
+class _PlainKeyError(KeyError):
+    # KeyError.__str__ shows repr(message), quotes and all, because it
+    # expects a missing key.  Our argument is a sentence.
+    def __str__(self) -> str:
+        if len(self.args) == 1:
+            return str(self.args[0])
+        return super().__str__()
+
+
+class UnsupportedPositionError(_PlainKeyError, FathomError):
+    """The tables cannot hold this position (a :exc:`KeyError`).
+
+    Raised for positions outside what Syzygy tables store; see the
+    subclasses.  :meth:`~pyfathom.Tablebase.get_wdl` and
+    :meth:`~pyfathom.Tablebase.get_dtz` return their default instead.
+    """
+
+
+class MissingTableError(chess.syzygy.MissingTableError, _PlainKeyError, FathomError):
+    """A table needed by the probe is not loaded (a :exc:`KeyError`).
+
+    Also a :class:`chess.syzygy.MissingTableError`.  The message names the
+    metric, the table and the position, e.g. ``did not find wdl table KRvK:
+    8/8/8/8/8/8/8/KR2k3 w - - 0 1``.
+
+    .. attribute:: table
+
+       The material key of the missing table (``"KRvK"``), or ``""``.
+
+    .. attribute:: metric
+
+       ``"wdl"`` or ``"dtz"``, or ``""``.
+    """
+
+    table: str = ""
+    metric: str = ""
+
+
+class CastlingRightsError(UnsupportedPositionError):
+    """The position has castling rights; Syzygy tables hold none."""
+
+
+class TooManyPiecesError(UnsupportedPositionError):
+    """The position has more pieces than the largest table loaded.
+
+    Raised even where a capture would lead into the tables, as in Fathom.
+    """
+
+
+class InvalidPositionError(ValueError, FathomError):
+    """The board is not a valid chess position (a :exc:`ValueError`).
+
+    Raised for boards where :meth:`chess.Board.is_valid` is false: a missing
+    king, a pawn on the back rank, the side not to move in check, an
+    impossible en-passant square, ...  The check is done by the C core, so
+    valid boards pay nothing for it.
+    """
+
+
+class TableFileError(OSError, FathomError):
+    """A table file could not be read (an :exc:`OSError`).
+
+    ``filename`` holds the path of the file.
+    """
+
+    table: str = ""
+    metric: str = ""
+
+
+class CorruptTableError(TableFileError):
+    """A table file is damaged: wrong magic, wrong size, or data pointing
+    outside the file.  ``filename`` holds the path of the file.
+
+    Raised by the probe that meets the damage; ``get_wdl`` / ``get_dtz`` do
+    not hide it.  The process never crashes on a damaged file.
+    """
+
+
+class ClosedTablebaseError(ValueError, FathomError):
+    """The tablebase has been closed (a :exc:`ValueError`)."""

@@ -1,0 +1,258 @@
+"""Thin typed wrappers over the compiled C core (``pyfathom._fathom``).
+
+This is the only module of the Pythonic layer that imports ``ffi`` and
+``lib`` (:mod:`pyfathom.fathom`, the Fathom-compatible module, is the other
+one).  It has one small wrapper per C function and one table turning a
+status code into an exception (:func:`error`).  Everything above it
+(:mod:`pyfathom._tablebase`) works with Python ints, bytes and numpy arrays.
+
+The two per-position probes are exported raw (:data:`probe_wdl_raw`,
+:data:`probe_dtz_raw`): a probe is then exactly one foreign call, with
+:data:`NULL` for the detail argument.  On failure, :func:`probe_detail`
+repeats the probe with a ``fathom_detail`` to learn which table or file the
+error is about.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, NamedTuple, NoReturn, Optional, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from pyfathom._errors import (
+    CastlingRightsError,
+    CorruptTableError,
+    FathomError,
+    InvalidPositionError,
+    MissingTableError,
+    TableFileError,
+    TooManyPiecesError,
+)
+from pyfathom._fathom import ffi, lib
+
+Handle = Any
+"""A ``fathom_tb *`` cdata (with :func:`ffi.gc` as a backstop)."""
+
+ProbeFn = Callable[..., int]
+
+NULL: Any = ffi.NULL
+
+OK: int = lib.FATHOM_OK
+ERR_MISSING_TABLE: int = lib.FATHOM_ERR_MISSING_TABLE
+ERR_CASTLING: int = lib.FATHOM_ERR_CASTLING
+ERR_TOO_MANY_PIECES: int = lib.FATHOM_ERR_TOO_MANY_PIECES
+ERR_INVALID_POSITION: int = lib.FATHOM_ERR_INVALID_POSITION
+ERR_BAD_MAGIC: int = lib.FATHOM_ERR_BAD_MAGIC
+ERR_BAD_SIZE: int = lib.FATHOM_ERR_BAD_SIZE
+ERR_CORRUPT: int = lib.FATHOM_ERR_CORRUPT
+ERR_IO: int = lib.FATHOM_ERR_IO
+ERR_NO_MEMORY: int = lib.FATHOM_ERR_NO_MEMORY
+ERR_ARGUMENT: int = lib.FATHOM_ERR_ARGUMENT
+
+MAX_PIECES: int = lib.FATHOM_MAX_PIECES
+MAX_MOVES: int = lib.FATHOM_MAX_MOVES
+BATCH_WDL_FAILED: int = lib.FATHOM_BATCH_WDL_FAILED
+BATCH_DTZ_FAILED: int = lib.FATHOM_BATCH_DTZ_FAILED
+
+probe_wdl_raw: ProbeFn = lib.fathom_probe_wdl
+"""``fathom_probe_wdl(tb, white, black, kings, queens, rooks, bishops,
+knights, pawns, ep, turn, detail) -> packed result``."""
+
+probe_dtz_raw: ProbeFn = lib.fathom_probe_dtz
+"""``fathom_probe_dtz``, same arguments."""
+
+
+# ---- the status code -> exception table ------------------------------------
+
+_EXCEPTIONS: dict[int, type[Exception]] = {
+    ERR_MISSING_TABLE: MissingTableError,
+    ERR_CASTLING: CastlingRightsError,
+    ERR_TOO_MANY_PIECES: TooManyPiecesError,
+    ERR_INVALID_POSITION: InvalidPositionError,
+    ERR_BAD_MAGIC: CorruptTableError,
+    ERR_BAD_SIZE: CorruptTableError,
+    ERR_CORRUPT: CorruptTableError,
+    ERR_IO: TableFileError,
+    ERR_NO_MEMORY: MemoryError,
+    ERR_ARGUMENT: FathomError,
+}
+
+
+class Detail(NamedTuple):
+    """What a failed call was about (from ``fathom_detail``)."""
+
+    table: str = ""
+    metric: str = ""
+    path: str = ""
+
+
+def strerror(status: int) -> str:
+    """``fathom_strerror``: a short English description of a status code."""
+    text: bytes = ffi.string(lib.fathom_strerror(status))
+    return text.decode("utf-8", "replace")
+
+
+def error(status: int, context: str, detail: Optional[Detail] = None,
+          message: Optional[str] = None) -> Exception:
+    """The exception for a failed call.
+
+    ``context`` names what was being done (a FEN, a directory); ``message``
+    replaces the generated text where the caller knows better.
+    """
+    cls = _EXCEPTIONS.get(status, FathomError)
+    detail = detail or Detail()
+    if message is None:
+        if status == ERR_MISSING_TABLE:
+            metric = detail.metric or "syzygy"
+            table = detail.table or "(unknown)"
+            message = f"did not find {metric} table {table}: {context}"
+        elif status == ERR_CASTLING:
+            message = f"syzygy tables do not contain positions with castling rights: {context}"
+        elif issubclass(cls, OSError) and detail.path:
+            about = f" ({detail.metric} table {detail.table})" if detail.table else ""
+            message = f"{strerror(status)}: {detail.path!r}{about}, while probing {context}"
+        else:
+            message = f"{strerror(status)}: {context}"
+    exc = cls(message)
+    if isinstance(exc, OSError) and detail.path:
+        exc.filename = detail.path
+    if isinstance(exc, (MissingTableError, TableFileError)):
+        exc.table = detail.table
+        exc.metric = detail.metric
+    return exc
+
+
+def check(status: int, context: str) -> None:
+    """Raise :func:`error` unless ``status`` is ``FATHOM_OK``."""
+    if status != OK:
+        raise error(status, context)
+
+
+# ---- instance lifetime -----------------------------------------------------
+
+def open_handle() -> Handle:
+    """``fathom_open``: a new empty instance, closed by :func:`close_handle`
+    (or, as a backstop only, when the cdata is garbage collected)."""
+    out = ffi.new("fathom_tb **")
+    check(lib.fathom_open(out), "opening a tablebase")
+    return ffi.gc(out[0], lib.fathom_close)
+
+
+def close_handle(handle: Handle) -> None:
+    """``fathom_close`` now (and never again from the garbage collector)."""
+    ffi.release(handle)
+
+
+def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:
+    """``fathom_add_directory``: the number of table files registered."""
+    found = ffi.new("unsigned *")
+    status = lib.fathom_add_directory(handle, os.fsencode(path), int(load_wdl),
+                                      int(load_dtz), found)
+    if status != OK:
+        raise error(status, f"adding directory {path!r}", Detail(path=path))
+    return int(found[0])
+
+
+def add_path_list(handle: Handle, paths: str, sep: str) -> int:
+    """``fathom_add_path_list``: as Fathom's ``tb_init`` path list."""
+    found = ffi.new("unsigned *")
+    check(lib.fathom_add_path_list(handle, os.fsencode(paths), sep.encode("ascii"), found),
+          f"adding path list {paths!r}")
+    return int(found[0])
+
+
+def largest(handle: Handle) -> int:
+    """``fathom_largest``: pieces of the largest registered WDL table."""
+    return int(lib.fathom_largest(handle))
+
+
+def mapped_count(handle: Handle) -> int:
+    """``fathom_mapped_count``: table files currently mapped."""
+    return int(lib.fathom_mapped_count(handle))
+
+
+# ---- probes ----------------------------------------------------------------
+
+def _detail(d: Any) -> Detail:
+    return Detail(
+        table=ffi.string(d.table).decode("ascii", "replace"),
+        metric=ffi.string(d.metric).decode("ascii", "replace"),
+        path=os.fsdecode(ffi.string(d.path)),
+    )
+
+
+def probe_detail(fn: ProbeFn, handle: Handle, white: int, black: int, kings: int,
+                 queens: int, rooks: int, bishops: int, knights: int, pawns: int,
+                 ep: int, turn: bool) -> tuple[int, Detail]:
+    """Repeat a failed :data:`probe_wdl_raw`/:data:`probe_dtz_raw` probe with
+    a ``fathom_detail``: (status, detail)."""
+    d = ffi.new("fathom_detail *")
+    r = fn(handle, white, black, kings, queens, rooks, bishops, knights, pawns,
+           ep, turn, d)
+    return r & 0xFF, _detail(d)
+
+
+class RootResult(NamedTuple):
+    """What ``fathom_probe_root`` returned."""
+
+    status: int
+    moves: list[tuple[int, int, int, int, int, int]]
+    """(from, to, promotion, wdl, dtz, rank) per legal move, best first."""
+    wdl: int
+    dtz: int
+    dtz_precise: bool
+    detail: Detail
+
+
+def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
+               rooks: int, bishops: int, knights: int, pawns: int, ep: int,
+               turn: bool, rule50: int) -> RootResult:
+    """``fathom_probe_root``."""
+    moves = ffi.new("fathom_root_move[]", MAX_MOVES)
+    count = ffi.new("unsigned *")
+    ints = ffi.new("int[3]")
+    d = ffi.new("fathom_detail *")
+    status = lib.fathom_probe_root(handle, white, black, kings, queens, rooks,
+                                   bishops, knights, pawns, ep, turn, rule50,
+                                   moves, count, ints, ints + 1, ints + 2, d)
+    if status != OK:
+        return RootResult(status, [], 0, 0, False, _detail(d))
+    rows = [(getattr(m, "from"), m.to, m.promotion, m.wdl, m.dtz, m.rank)
+            for m in moves[0:count[0]]]
+    return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail())
+
+
+U64Array = npt.NDArray[np.uint64]
+U8Array = npt.NDArray[np.uint8]
+
+
+def probe_wdl_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
+                    turn: U8Array, out: npt.NDArray[np.int8], threads: int) -> None:
+    """``fathom_probe_wdl_batch`` over C-contiguous arrays (no copies):
+    ``masks`` are white, black, kings, queens, rooks, bishops, knights, pawns."""
+    m = [ffi.from_buffer("const uint64_t[]", a) for a in masks]
+    check(lib.fathom_probe_wdl_batch(
+        handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+        ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
+        ffi.from_buffer("int8_t[]", out, require_writable=True), threads),
+        "batch WDL probe")
+
+
+def probe_dtz_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
+                    turn: U8Array, out: npt.NDArray[np.int16], threads: int) -> None:
+    """``fathom_probe_dtz_batch`` over C-contiguous arrays (no copies):
+    ``masks`` are white, black, kings, queens, rooks, bishops, knights, pawns."""
+    m = [ffi.from_buffer("const uint64_t[]", a) for a in masks]
+    check(lib.fathom_probe_dtz_batch(
+        handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+        ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
+        ffi.from_buffer("int16_t[]", out, require_writable=True), threads),
+        "batch DTZ probe")
+
+
+def raise_error(status: int, context: str, detail: Optional[Detail] = None,
+                message: Optional[str] = None) -> NoReturn:
+    """``raise error(...)``, for callers that want a NoReturn call."""
+    raise error(status, context, detail, message)

@@ -1,0 +1,556 @@
+"""The Tablebase class: python-chess's chess.syzygy interface over the C core."""
+
+from __future__ import annotations
+
+import os
+from types import TracebackType
+from typing import Any, Iterable, NoReturn, Optional, Sequence, TypeVar, Union
+
+import chess
+import numpy as np
+import numpy.typing as npt
+
+from pyfathom import _lowlevel as _ll
+from pyfathom._errors import ClosedTablebaseError
+from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
+
+__all__ = ["Tablebase", "open_tablebase", "StrPath"]
+
+StrPath = Union[str, "os.PathLike[str]"]
+_T = TypeVar("_T")
+
+_NULL = _ll.NULL
+_WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
+"""WDL members indexed by value + 2 (no enum lookup on the hot path)."""
+_new_tuple = tuple.__new__
+
+if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
+    raise ImportError("pyfathom: FAILED sentinels disagree with the C core")
+
+
+def _closed(*args: object) -> NoReturn:
+    raise ClosedTablebaseError("the tablebase has been closed")
+
+
+def _wdl_of_dtz(dtz: int) -> WDL:
+    if dtz > 0:
+        return WDL.WIN if dtz <= 100 else WDL.CURSED_WIN
+    if dtz < 0:
+        return WDL.LOSS if dtz >= -100 else WDL.BLESSED_LOSS
+    return WDL.DRAW
+
+
+def _invalid_reasons(board: chess.Board) -> str:
+    status = board.status()
+    names = [flag.name.lower().replace("_", " ") for flag in chess.Status
+             if flag and flag.name and status & flag]
+    return ", ".join(names) or "rejected by the prober"
+
+
+class Tablebase:
+    """A set of Syzygy tables, probed through pyfathom's C core.
+
+    The interface is python-chess's :class:`chess.syzygy.Tablebase`
+    (``add_directory``, ``probe_wdl``, ``probe_dtz``, ``get_wdl``,
+    ``get_dtz``, ``close``, ``with``), with the same answers, plus
+    :meth:`probe` (WDL and DTZ in one call), :meth:`probe_root` (every legal
+    move ranked) and numpy batch probes.
+
+    Directories are only scanned when added; a table file is memory-mapped
+    the first time a probe needs it.
+
+    **Thread safety:** every probe method may be called from any number of
+    threads at once, also with one shared board object (boards are only
+    read).  :meth:`add_directory` and :meth:`close` must not overlap with
+    probes.
+
+    >>> tb = pyfathom.Tablebase()
+    >>> tb.add_directory(TABLES)
+    70
+    >>> tb.largest
+    4
+    >>> tb.close()
+    """
+
+    __slots__ = ("_h", "_wdl", "_dtz", "__weakref__")
+
+    _h: _ll.Handle
+    _wdl: _ll.ProbeFn
+    _dtz: _ll.ProbeFn
+
+    def __init__(self) -> None:
+        self._h = _ll.open_handle()
+        self._wdl = _ll.probe_wdl_raw
+        self._dtz = _ll.probe_dtz_raw
+
+    # ---- lifetime ----------------------------------------------------------
+
+    def _handle(self) -> _ll.Handle:
+        h = self._h
+        if h is None:
+            _closed()
+        return h
+
+    def add_directory(self, directory: StrPath, load_wdl: bool = True,
+                      load_dtz: bool = True) -> int:
+        """Register the tables (``*.rtbw``, ``*.rtbz``) found in a directory.
+
+        Nothing is opened or mapped yet.  A table already registered is
+        replaced by the one found here.  Returns the number of table files
+        found.
+
+        :raises: :exc:`FileNotFoundError` / :exc:`NotADirectoryError` if
+            ``directory`` is not a directory.
+        """
+        h = self._handle()
+        path = os.fspath(directory)
+        if not os.path.isdir(path):
+            if os.path.exists(path):
+                raise NotADirectoryError(20, "not a directory", path)
+            raise FileNotFoundError(2, "no such tablebase directory", path)
+        return _ll.add_directory(h, path, load_wdl, load_dtz)
+
+    @property
+    def largest(self) -> int:
+        """Pieces in the largest WDL table registered (Fathom's
+        ``TB_LARGEST``); 0 when there is none.  Positions with more pieces
+        raise :class:`~pyfathom.TooManyPiecesError`."""
+        return _ll.largest(self._handle())
+
+    @property
+    def mapped_count(self) -> int:
+        """Table files memory-mapped so far (they are mapped on first use)."""
+        return _ll.mapped_count(self._handle())
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has been called."""
+        return self._h is None
+
+    def close(self) -> None:
+        """Unmap every table and free the C instance.
+
+        Probing afterwards raises :class:`~pyfathom.ClosedTablebaseError`.
+        Closing twice is fine.
+        """
+        h = self._h
+        if h is not None:
+            self._h = None
+            self._wdl = self._dtz = _closed
+            _ll.close_handle(h)
+
+    def __enter__(self) -> Tablebase:
+        return self
+
+    def __exit__(self, exc_type: Optional[type[BaseException]],
+                 exc_value: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self._h is None:
+            return "<pyfathom.Tablebase (closed)>"
+        return f"<pyfathom.Tablebase largest={self.largest}>"
+
+    # ---- errors (never on the hot path) -------------------------------------
+
+    def _unsupported(self, board: chess.Board) -> NoReturn:
+        """Raise for a board with castling rights (or a closed tablebase)."""
+        self._handle()
+        _ll.raise_error(_ll.ERR_CASTLING, board.fen())
+
+    def _fail(self, fn: _ll.ProbeFn, board: chess.Board, r: int) -> NoReturn:
+        """Raise the exception for the packed result ``r`` of probe ``fn``."""
+        status = r & 0xFF
+        fen = board.fen()
+        message = None
+        detail = None
+        if status == _ll.ERR_TOO_MANY_PIECES:
+            message = (f"syzygy tables support up to {self.largest} pieces, "
+                       f"not {chess.popcount(board.occupied)}: {fen}")
+        elif status == _ll.ERR_INVALID_POSITION:
+            message = f"invalid position ({_invalid_reasons(board)}): {fen}"
+        else:
+            occ = board.occupied_co
+            _, detail = _ll.probe_detail(fn, self._handle(), occ[1], occ[0],
+                                         board.kings, board.queens, board.rooks,
+                                         board.bishops, board.knights, board.pawns,
+                                         board.ep_square or 0, board.turn)
+        _ll.raise_error(status, fen, detail, message)
+
+    # ---- per-position probes (the hot path: one foreign call each) --------
+
+    def probe_wdl(self, board: chess.Board) -> WDL:
+        """Win/draw/loss of ``board`` for the side to move.
+
+        As :meth:`chess.syzygy.Tablebase.probe_wdl`: the outcome under the
+        50-move rule, assuming the halfmove clock was just reset (a capture
+        or pawn move was played).  :attr:`WDL.CURSED_WIN` and
+        :attr:`WDL.BLESSED_LOSS` are wins and losses that the 50-move rule
+        turns into draws.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
+        WDL.LOSS
+
+        :raises: :class:`~pyfathom.MissingTableError`,
+            :class:`~pyfathom.CastlingRightsError` or
+            :class:`~pyfathom.TooManyPiecesError` (all :exc:`KeyError`;
+            :meth:`get_wdl` returns a default instead),
+            :class:`~pyfathom.InvalidPositionError` (:exc:`ValueError`) for
+            an invalid board, :class:`~pyfathom.CorruptTableError`
+            (:exc:`OSError`) for a damaged file.
+        """
+        if board.castling_rights:
+            self._unsupported(board)
+        occ = board.occupied_co
+        r = self._wdl(self._h, occ[1], occ[0], board.kings, board.queens,
+                      board.rooks, board.bishops, board.knights, board.pawns,
+                      board.ep_square or 0, board.turn, _NULL)
+        if r & 0xFF:
+            self._fail(self._wdl, board, r)
+        return _WDLS[(r >> 16) + 2]
+
+    def probe_dtz(self, board: chess.Board) -> int:
+        """Distance to zeroing (DTZ50'') of ``board`` in plies.
+
+        As :meth:`chess.syzygy.Tablebase.probe_dtz`, value for value:
+
+        ======  =================  ===========================================
+        WDL     DTZ                meaning
+        ======  =================  ===========================================
+        WIN     1 <= n <= 100      a zeroing move is forced in n plies
+        CURSED  n > 100            won, but a draw under the 50-move rule
+        DRAW    0                  drawn
+        BLESSED n < -100           lost, but a draw under the 50-move rule
+        LOSS    -100 <= n <= -1    the opponent zeroes in -n plies
+        ======  =================  ===========================================
+
+        The value may be one ply short where the table stores moves
+        instead of plies: see :attr:`Probe.dtz_precise` for this caveat,
+        and :meth:`probe`, which also says whether this value is exact.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_dtz(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
+        -53
+
+        Both WDL and DTZ tables are needed.
+
+        :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
+            instead of the :exc:`KeyError` s.
+        """
+        if board.castling_rights:
+            self._unsupported(board)
+        occ = board.occupied_co
+        r = self._dtz(self._h, occ[1], occ[0], board.kings, board.queens,
+                      board.rooks, board.bishops, board.knights, board.pawns,
+                      board.ep_square or 0, board.turn, _NULL)
+        if r & 0xFF:
+            self._fail(self._dtz, board, r)
+        return r >> 16
+
+    def probe(self, board: chess.Board) -> Probe:
+        """WDL, DTZ and whether the DTZ is exact, in one probe.
+
+        Costs what :meth:`probe_dtz` costs; the WDL follows from the DTZ
+        (see the table in :meth:`probe_dtz`).  See :attr:`Probe.dtz_precise`
+        for the rounding caveat.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
+        Probe(wdl=WDL.LOSS, dtz=-53, dtz_precise=True)
+
+        :raises: as :meth:`probe_dtz`.
+        """
+        if board.castling_rights:
+            self._unsupported(board)
+        occ = board.occupied_co
+        r = self._dtz(self._h, occ[1], occ[0], board.kings, board.queens,
+                      board.rooks, board.bishops, board.knights, board.pawns,
+                      board.ep_square or 0, board.turn, _NULL)
+        if r & 0xFF:
+            self._fail(self._dtz, board, r)
+        dtz = r >> 16
+        return _new_tuple(Probe, (_wdl_of_dtz(dtz), dtz, (r >> 8) & 1 == 1))
+
+    def get_wdl(self, board: chess.Board, default: _T = None) -> Union[WDL, _T]:  # type: ignore[assignment]
+        """:meth:`probe_wdl`, but ``default`` where the tables cannot answer
+        (a missing table, castling rights, too many pieces).
+
+        Invalid boards, damaged files and a closed tablebase still raise.
+        """
+        try:
+            return self.probe_wdl(board)
+        except KeyError:
+            return default
+
+    def get_dtz(self, board: chess.Board, default: _T = None) -> Union[int, _T]:  # type: ignore[assignment]
+        """:meth:`probe_dtz`, but ``default`` where the tables cannot answer
+        (a missing table, castling rights, too many pieces).
+
+        Invalid boards, damaged files and a closed tablebase still raise.
+        """
+        try:
+            return self.probe_dtz(board)
+        except KeyError:
+            return default
+
+    # ---- root probe ---------------------------------------------------------
+
+    def probe_root(self, board: chess.Board) -> RootProbe:
+        """Every legal move of ``board``, probed and ranked best first.
+
+        Move choice follows Fathom's ``tb_probe_root``: keep the win within
+        the 50-move rule counted from ``board.halfmove_clock``, shortest DTZ
+        when winning, longest when losing.  Playing ``best_move`` for both
+        sides from a won position mates without a 50-move draw.  The WDL of
+        the root and of each move is under the 50-move rule from the board's
+        clock.  See :class:`RootProbe` and :class:`RootMove`.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     root = tb.probe_root(chess.Board("4k3/8/4K3/8/8/8/8/7R w - - 0 1"))
+        >>> root.best_move, root.wdl, root.dtz
+        (Move.from_uci('h1h8'), WDL.WIN, 1)
+        >>> root.moves[0]
+        RootMove(move=Move.from_uci('h1h8'), wdl=WDL.WIN, dtz=1, rank=...)
+
+        A checkmated side has no move, WDL LOSS and DTZ -1:
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_root(chess.Board("4k2R/8/4K3/8/8/8/8/8 b - - 1 1"))
+        RootProbe(best_move=None, wdl=WDL.LOSS, dtz=-1, moves=[])
+
+        :raises: as :meth:`probe_dtz`.
+        """
+        if board.castling_rights:
+            self._unsupported(board)
+        h = self._handle()
+        occ = board.occupied_co
+        res = _ll.probe_root(h, occ[1], occ[0], board.kings, board.queens,
+                             board.rooks, board.bishops, board.knights,
+                             board.pawns, board.ep_square or 0, board.turn,
+                             board.halfmove_clock)
+        if res.status != _ll.OK:
+            if res.status in (_ll.ERR_TOO_MANY_PIECES, _ll.ERR_INVALID_POSITION):
+                self._fail(self._dtz, board, res.status)
+            _ll.raise_error(res.status, board.fen(), res.detail)
+        Move = chess.Move
+        moves = [_new_tuple(RootMove, (Move(f, t, p or None), _WDLS[w + 2], d, rank))
+                 for f, t, p, w, d, rank in res.moves]
+        best = moves[0].move if moves else None
+        return RootProbe(best, _WDLS[res.wdl + 2], res.dtz, moves)
+
+    # ---- batches ------------------------------------------------------------
+
+    def _collect(self, boards: Iterable[chess.Board]
+                 ) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint8],
+                            npt.NDArray[np.uint8], list[int]]:
+        """(8 contiguous mask arrays, ep, turn, rows that must fail)."""
+        limit = self.largest
+        masks: list[int] = []
+        ep: list[int] = []
+        turn: list[bool] = []
+        bad: list[int] = []
+        extend = masks.extend
+        zeros = (0,) * 8
+        for i, board in enumerate(boards):
+            occ = board.occupied_co
+            if board.castling_rights or (occ[0] | occ[1]).bit_count() > limit:
+                extend(zeros)
+                ep.append(0)
+                turn.append(False)
+                bad.append(i)
+                continue
+            extend((occ[1], occ[0], board.kings, board.queens, board.rooks,
+                    board.bishops, board.knights, board.pawns))
+            ep.append(board.ep_square or 0)
+            turn.append(board.turn)
+        n = len(ep)
+        m = np.ascontiguousarray(np.array(masks, dtype=np.uint64).reshape(n, 8).T)
+        return ([m[i] for i in range(8)], np.array(ep, dtype=np.uint8),
+                np.array(turn, dtype=np.uint8), bad)
+
+    def probe_wdl_many(self, boards: Iterable[chess.Board], *,
+                       threads: Optional[int] = None) -> npt.NDArray[np.int8]:
+        """:meth:`probe_wdl` for many boards: an ``int8`` array.
+
+        Rows that cannot be probed (a missing table, castling rights, too
+        many pieces, an invalid board) hold :data:`pyfathom.FAILED`; one bad
+        row never raises.  The boards are read in one pass, then probed in
+        one C call without the GIL.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl_many([chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"),
+        ...                        chess.Board()])
+        array([  -2, -128], dtype=int8)
+        """
+        h = self._handle()
+        m, ep, turn, bad = self._collect(boards)
+        out = np.empty(len(ep), dtype=np.int8)
+        if len(out):
+            _ll.probe_wdl_batch(h, m, ep, turn, out, _threads(threads))
+            out[bad] = FAILED
+        return out
+
+    def probe_dtz_many(self, boards: Iterable[chess.Board], *,
+                       threads: Optional[int] = None) -> npt.NDArray[np.int16]:
+        """:meth:`probe_dtz` for many boards: an ``int16`` array, with
+        :data:`pyfathom.FAILED_DTZ` (-32768) where a row failed.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_dtz_many([chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")])
+        array([-53], dtype=int16)
+        """
+        h = self._handle()
+        m, ep, turn, bad = self._collect(boards)
+        out = np.empty(len(ep), dtype=np.int16)
+        if len(out):
+            _ll.probe_dtz_batch(h, m, ep, turn, out, _threads(threads))
+            out[bad] = FAILED_DTZ
+        return out
+
+    def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
+                            kings: npt.ArrayLike, queens: npt.ArrayLike,
+                            rooks: npt.ArrayLike, bishops: npt.ArrayLike,
+                            knights: npt.ArrayLike, pawns: npt.ArrayLike,
+                            ep: npt.ArrayLike, turn: npt.ArrayLike, *,
+                            threads: Optional[int] = None) -> npt.NDArray[np.int8]:
+        """WDL of n positions given as numpy arrays: an ``int8`` array.
+
+        The eight masks are ``uint64`` arrays laid out as python-chess's
+        ``occupied_co[WHITE]``, ``occupied_co[BLACK]``, ``kings`` ...
+        ``pawns`` (square 0 = a1); ``ep`` is the en-passant square (0 for
+        none, else 0..63) and ``turn`` 1 for white to move, 0 for black, in
+        any integer dtype.  Contiguous arrays are passed to C without a copy.
+        Castling rights are not part of the input: rows are probed as if
+        there were none.  Failed rows hold :data:`pyfathom.FAILED`.
+
+        ``threads``: worker threads for the C loop (None: every core).  The
+        GIL is released for the whole call.
+
+        >>> import numpy as np
+        >>> b = chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")
+        >>> cols = [np.array([v], dtype=np.uint64) for v in (
+        ...     b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK], b.kings,
+        ...     b.queens, b.rooks, b.bishops, b.knights, b.pawns)]
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl_bitboards(*cols, ep=np.array([0]), turn=np.array([0]))
+        array([-2], dtype=int8)
+
+        :raises: :exc:`TypeError` for an argument of the wrong dtype kind,
+            :exc:`ValueError` for a wrong shape, a length that differs from
+            ``white``'s, or a value out of range.
+        """
+        h = self._handle()
+        args = _batch_arrays(white, black, kings, queens, rooks, bishops,
+                             knights, pawns, ep, turn)
+        out = np.empty(len(args[0]), dtype=np.int8)
+        if len(out):
+            _ll.probe_wdl_batch(h, args[:8], args[8], args[9], out, _threads(threads))
+        return out
+
+    def probe_dtz_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
+                            kings: npt.ArrayLike, queens: npt.ArrayLike,
+                            rooks: npt.ArrayLike, bishops: npt.ArrayLike,
+                            knights: npt.ArrayLike, pawns: npt.ArrayLike,
+                            ep: npt.ArrayLike, turn: npt.ArrayLike, *,
+                            threads: Optional[int] = None) -> npt.NDArray[np.int16]:
+        """DTZ of n positions given as numpy arrays: an ``int16`` array with
+        :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
+        :meth:`probe_wdl_bitboards`.
+        """
+        h = self._handle()
+        args = _batch_arrays(white, black, kings, queens, rooks, bishops,
+                             knights, pawns, ep, turn)
+        out = np.empty(len(args[0]), dtype=np.int16)
+        if len(out):
+            _ll.probe_dtz_batch(h, args[:8], args[8], args[9], out, _threads(threads))
+        return out
+
+
+_MASK_NAMES = ("white", "black", "kings", "queens", "rooks", "bishops",
+               "knights", "pawns")
+
+
+def _threads(threads: Optional[int]) -> int:
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if threads < 0:
+        raise ValueError(f"threads must be >= 0 (0 or None: every core), not {threads}")
+    return int(threads)
+
+
+def _array(name: str, value: Any) -> npt.NDArray[Any]:
+    a = np.asarray(value)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a 1-dimensional array, not {a.ndim}-dimensional")
+    return a
+
+
+def _mask_array(name: str, value: Any) -> npt.NDArray[np.uint64]:
+    a = _array(name, value)
+    kind = a.dtype.kind
+    if kind not in "ui":
+        raise TypeError(f"{name} must be an array of uint64 bitboards, not {a.dtype}")
+    if a.dtype.itemsize == 8:
+        # int64 holds the same bits (h8 is the sign bit): reinterpret.
+        a = a.view(np.uint64)
+    else:
+        if kind == "i" and len(a) and a.min() < 0:
+            raise ValueError(f"{name} holds a negative {a.dtype} value; use uint64 bitboards")
+        a = a.astype(np.uint64)
+    return np.ascontiguousarray(a)
+
+
+def _small_array(name: str, value: Any, top: int) -> npt.NDArray[np.uint8]:
+    a = _array(name, value)
+    if a.dtype.kind not in "uib":
+        raise TypeError(f"{name} must be an array of integers, not {a.dtype}")
+    if len(a) and (a.min() < 0 or a.max() > top):
+        bad = a[(a < 0) | (a > top)][0]
+        raise ValueError(f"{name} values must be in 0..{top}, found {bad}")
+    return np.ascontiguousarray(a, dtype=np.uint8)
+
+
+def _batch_arrays(*columns: Any) -> list[npt.NDArray[Any]]:
+    """Validated C-contiguous uint64 x 8 + uint8 x 2 arrays of equal length."""
+    arrays: list[npt.NDArray[Any]] = [
+        _mask_array(name, col) for name, col in zip(_MASK_NAMES, columns[:8])]
+    arrays.append(_small_array("ep", columns[8], 63))
+    arrays.append(_small_array("turn", columns[9], 1))
+    n = len(arrays[0])
+    for name, a in zip(_MASK_NAMES + ("ep", "turn"), arrays):
+        if len(a) != n:
+            raise ValueError(f"{name} has {len(a)} entries but white has {n}")
+    return arrays
+
+
+def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool = True,
+                   load_dtz: bool = True, max_fds: Optional[int] = None) -> Tablebase:
+    """Open the Syzygy tables in one directory or a list of directories.
+
+    Same call as :func:`chess.syzygy.open_tablebase` (``max_fds`` is accepted
+    for compatibility and ignored: pyfathom keeps no file descriptor open).
+    Only the directory listing happens now; tables are mapped when probed.
+
+    Probing needs the table of the position's material and of every material
+    its captures and promotions lead to.
+
+    >>> with pyfathom.open_tablebase(TABLES) as tb:
+    ...     tb.largest
+    4
+
+    :raises: :exc:`FileNotFoundError` if a directory does not exist.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    tb = Tablebase()
+    try:
+        for path in paths:
+            tb.add_directory(path, load_wdl=load_wdl, load_dtz=load_dtz)
+    except BaseException:
+        tb.close()
+        raise
+    return tb

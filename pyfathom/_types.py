@@ -1,0 +1,129 @@
+"""Result types: the WDL enum and the immutable probe records."""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple, Optional
+
+import chess
+
+__all__ = ["WDL", "Probe", "RootMove", "RootProbe", "FAILED", "FAILED_DTZ"]
+
+FAILED = -128
+"""Batch WDL results (``int8``) hold this where a row could not be probed."""
+
+FAILED_DTZ = -32768
+"""Batch DTZ results (``int16``) hold this where a row could not be probed."""
+
+
+class WDL(enum.IntEnum):
+    """Win/draw/loss for the side to move, python-chess's numbers.
+
+    An :class:`~enum.IntEnum`, so it compares equal to the plain ints
+    :mod:`chess.syzygy` returns:
+
+    >>> pyfathom.WDL.WIN == 2
+    True
+    >>> pyfathom.WDL(-1)
+    WDL.BLESSED_LOSS
+    """
+
+    LOSS = -2
+    """Lost, also under the 50-move rule."""
+    BLESSED_LOSS = -1
+    """Lost without the 50-move rule, drawn with it."""
+    DRAW = 0
+    """Drawn."""
+    CURSED_WIN = 1
+    """Won without the 50-move rule, drawn with it."""
+    WIN = 2
+    """Won, also under the 50-move rule."""
+
+    def __repr__(self) -> str:
+        return f"WDL.{self.name}"
+
+
+class Probe(NamedTuple):
+    """WDL and DTZ of one position, from :meth:`pyfathom.Tablebase.probe`.
+
+    ``dtz`` follows python-chess's :meth:`chess.syzygy.Tablebase.probe_dtz`:
+    positive when the side to move wins, negative when it loses, 0 for a
+    draw; ``1 <= dtz <= 100`` is a :attr:`WDL.WIN`, ``dtz > 100`` a
+    :attr:`WDL.CURSED_WIN` (and the mirror image for losses).
+
+    >>> with pyfathom.open_tablebase(TABLES) as tb:
+    ...     tb.probe(chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"))
+    Probe(wdl=WDL.LOSS, dtz=-32, dtz_precise=False)
+    """
+
+    wdl: WDL
+    """The WDL of the position, as :meth:`~pyfathom.Tablebase.probe_wdl`."""
+
+    dtz: int
+    """Plies to the next zeroing move (capture or pawn move), signed as
+    described above; the number :meth:`~pyfathom.Tablebase.probe_dtz`
+    returns."""
+
+    dtz_precise: bool
+    """Whether :attr:`dtz` is exact.
+
+    **DTZ rounding** (the one place this caveat is written; everything else
+    links here): to save space, Syzygy DTZ tables store some distances in
+    full moves instead of plies.  Where ``dtz_precise`` is False, a value
+    ``+n`` may mean a winning zeroing move in ``n`` *or* ``n + 1`` plies,
+    and ``-n`` a losing one in ``n`` or ``n + 1`` plies.  The tables only
+    round where it cannot change the outcome under the 50-move rule, but a
+    player who wastes one more ply than the tablebase line near the 50-move
+    limit may turn a win into a draw.  This is exactly the value python-chess
+    returns; pyfathom only adds the flag telling which values are exact.
+    """
+
+
+class RootMove(NamedTuple):
+    """One legal move of a root position, from :meth:`pyfathom.Tablebase.probe_root`.
+
+    ``wdl`` and ``dtz`` are from the point of view of the side playing the
+    move (a winning move has a positive ``dtz``), counted from the root
+    position, so ``dtz`` is the root's DTZ when this move keeps it.
+    ``rank`` is Fathom's / Stockfish's ``tbRank``: an integer where higher is
+    better; moves of equal outcome are ordered by it (shorter wins, longer
+    losses first).  The DTZ may be rounded: see :attr:`Probe.dtz_precise`.
+    """
+
+    move: chess.Move
+    """The move."""
+    wdl: WDL
+    """Outcome for the mover after playing it, under the 50-move rule
+    counted from the root's halfmove clock."""
+    dtz: int
+    """Signed DTZ in plies from the root position (see :attr:`Probe.dtz`)."""
+    rank: int
+    """Higher is better (Fathom's tbRank); sorting by it gives the order of
+    :attr:`RootProbe.moves`."""
+
+
+class RootProbe(NamedTuple):
+    """Every legal move of a position, probed: :meth:`pyfathom.Tablebase.probe_root`.
+
+    >>> with pyfathom.open_tablebase(TABLES) as tb:
+    ...     root = tb.probe_root(chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"))
+    >>> root.wdl, root.dtz, len(root.moves)
+    (WDL.LOSS, -32, 4)
+    >>> root.best_move
+    Move.from_uci('d2d3')
+    """
+
+    best_move: Optional[chess.Move]
+    """The first of :attr:`moves`, or None when there is no legal move
+    (checkmate or stalemate)."""
+    wdl: WDL
+    """WDL of the position for the side to move, under the 50-move rule
+    from the board's halfmove clock (at clock 0 it equals
+    :meth:`~pyfathom.Tablebase.probe_wdl`).  A checkmated side has
+    :attr:`WDL.LOSS`."""
+    dtz: int
+    """DTZ of the position, as :meth:`~pyfathom.Tablebase.probe_dtz`
+    (-1 for a checkmated side, 0 at stalemate)."""
+    moves: list[RootMove]
+    """Every legal move, best first: wins within the 50-move rule (shortest
+    first), cursed wins, draws, blessed losses, losses (longest first)."""

@@ -1,0 +1,390 @@
+"""Every error path of the Python API: the exception type AND its message.
+
+Contract (shared/spec/API.md, "Errors"): a missing table, castling rights and
+too many pieces are KeyErrors (get_* return the default); an invalid board is
+a ValueError; a damaged file is an OSError that get_* do not hide; a closed
+tablebase is a ValueError.  Every message names the position or the file.
+
+Damaged files are probed in a child process, so that a crash in the C core
+shows up as a failed test with the signal, not as a dead test run.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.syzygy
+import numpy as np
+import pytest
+
+import pyfathom
+
+KRVK = "8/8/8/8/8/8/2R5/1K1k4 w - - 0 1"  # white to move, KRvK, wins
+
+
+def _copy_tables(src: Path, dest: Path, *names: str) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copyfile(src / name, dest / name)
+    return dest
+
+
+# ---- missing tables ----------------------------------------------------------
+
+def test_missing_table_names_metric_table_and_fen(syzygy_dir: Path, tmp_path: Path) -> None:
+    d = _copy_tables(syzygy_dir, tmp_path / "t", "KQvK.rtbw", "KQvK.rtbz")
+    board = chess.Board(KRVK)
+    with pyfathom.open_tablebase(d) as tb:
+        with pytest.raises(pyfathom.MissingTableError) as info:
+            tb.probe_wdl(board)
+    e = info.value
+    assert isinstance(e, KeyError)
+    assert isinstance(e, chess.syzygy.MissingTableError)
+    assert isinstance(e, pyfathom.FathomError)
+    assert str(e) == f"did not find wdl table KRvK: {board.fen()}"
+    assert e.table == "KRvK" and e.metric == "wdl"
+
+
+def test_missing_dtz_table(syzygy_dir: Path) -> None:
+    board = chess.Board(KRVK)
+    with pyfathom.open_tablebase(syzygy_dir, load_dtz=False) as tb:
+        assert tb.probe_wdl(board) == pyfathom.WDL.WIN
+        with pytest.raises(pyfathom.MissingTableError) as info:
+            tb.probe_dtz(board)
+        assert str(info.value) == f"did not find dtz table KRvK: {board.fen()}"
+        with pytest.raises(pyfathom.MissingTableError, match="dtz table KRvK"):
+            tb.probe(board)
+        with pytest.raises(pyfathom.MissingTableError, match="dtz table KRvK"):
+            tb.probe_root(board)
+        assert tb.get_dtz(board) is None
+        assert tb.get_dtz(board, default=-999) == -999
+
+
+def test_missing_table_reached_by_capture(syzygy_dir: Path, tmp_path: Path) -> None:
+    # KRvKN is loaded, but probing it needs the tables its captures reach.
+    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvKN.rtbw", "KRvKN.rtbz")
+    board = chess.Board("8/8/8/8/8/2k5/8/KRn5 w - - 0 1")  # Rxc1 and Kxb1 exist
+    assert board.is_valid()
+    with pyfathom.open_tablebase(d) as tb:
+        with pytest.raises(pyfathom.MissingTableError) as info:
+            tb.probe_wdl(board)
+    e = info.value
+    assert e.table in ("KRvK", "KNvK", "KvK"), str(e)
+    assert str(e).startswith(f"did not find wdl table {e.table}")
+    assert board.fen() in str(e)
+
+
+def test_empty_tablebase(syzygy_dir: Path) -> None:
+    with pyfathom.Tablebase() as tb:
+        assert tb.largest == 0
+        # With no table at all, every position has "too many pieces", as Fathom.
+        with pytest.raises(KeyError):
+            tb.probe_wdl(chess.Board(KRVK))
+        assert tb.get_wdl(chess.Board(KRVK)) is None
+
+
+# ---- positions the tables cannot hold ---------------------------------------
+
+@pytest.mark.parametrize("fen", [
+    "r3k3/8/8/8/8/8/8/4K3 b q - 0 1",
+    chess.STARTING_FEN,  # castling is checked before the piece count
+])
+def test_castling_rights(tablebase: pyfathom.Tablebase, fen: str) -> None:
+    board = chess.Board(fen)
+    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
+                  tablebase.probe_root):
+        with pytest.raises(pyfathom.CastlingRightsError) as info:
+            probe(board)
+        e = info.value
+        assert isinstance(e, KeyError) and isinstance(e, pyfathom.UnsupportedPositionError)
+        assert str(e) == f"syzygy tables do not contain positions with castling rights: {board.fen()}"
+    assert tablebase.get_wdl(board) is None
+    assert tablebase.get_dtz(board, 7) == 7
+
+
+@pytest.mark.parametrize("fen,pieces", [
+    ("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1", 8),
+    ("4k3/8/8/8/8/8/8/RNB1K3 w - - 0 1", 5),  # 5 pieces, only 3-4 tables loaded
+])
+def test_too_many_pieces(tablebase: pyfathom.Tablebase, fen: str, pieces: int) -> None:
+    board = chess.Board(fen)
+    assert tablebase.largest == 4
+    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
+                  tablebase.probe_root):
+        with pytest.raises(pyfathom.TooManyPiecesError) as info:
+            probe(board)
+        e = info.value
+        assert isinstance(e, KeyError) and isinstance(e, pyfathom.UnsupportedPositionError)
+        assert str(e) == f"syzygy tables support up to 4 pieces, not {pieces}: {board.fen()}"
+    assert tablebase.get_wdl(board) is None
+    assert tablebase.get_dtz(board) is None
+
+
+# ---- invalid boards ------------------------------------------------------------
+
+@pytest.mark.parametrize("fen,reason", [
+    ("8/8/8/8/8/8/8/KQ6 w - - 0 1", "no black king"),
+    ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawns on backrank"),
+    ("8/8/8/8/8/8/8/KR2k3 w - - 0 1", "opposite check"),
+    ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "invalid ep square"),
+    ("4k3/8/8/8/3P4/8/8/4K3 w - e6 0 1", "invalid ep square"),
+    ("8/8/8/8/8/8/8/8 w - - 0 1", "empty"),
+])
+def test_invalid_position(tablebase: pyfathom.Tablebase, fen: str, reason: str) -> None:
+    board = chess.Board(fen)
+    assert not board.is_valid()
+    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
+                  tablebase.probe_root, tablebase.get_wdl, tablebase.get_dtz):
+        with pytest.raises(pyfathom.InvalidPositionError) as info:
+            probe(board)
+        e = info.value
+        assert isinstance(e, ValueError) and isinstance(e, pyfathom.FathomError)
+        assert str(e).startswith("invalid position (")
+        assert reason in str(e)
+        assert str(e).endswith(f": {board.fen()}")
+
+
+def test_valid_ep_square_is_accepted(tablebase: pyfathom.Tablebase,
+                                     oracle: chess.syzygy.Tablebase) -> None:
+    board = chess.Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")
+    assert board.is_valid()
+    assert tablebase.probe_wdl(board) == oracle.probe_wdl(board)
+    assert tablebase.probe_dtz(board) == oracle.probe_dtz(board)
+
+
+# ---- directories -----------------------------------------------------------------
+
+def test_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError) as info:
+        pyfathom.open_tablebase(tmp_path / "nope")
+    assert info.value.filename == str(tmp_path / "nope")
+    (tmp_path / "file").write_text("x")
+    with pyfathom.Tablebase() as tb:
+        with pytest.raises(NotADirectoryError):
+            tb.add_directory(tmp_path / "file")
+
+
+def test_directory_list_and_counts(syzygy_dir: Path, tmp_path: Path) -> None:
+    a = _copy_tables(syzygy_dir, tmp_path / "a", "KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw")
+    b = _copy_tables(syzygy_dir, tmp_path / "b", "KRvK.rtbz")
+    (tmp_path / "a" / "README.txt").write_text("not a table")
+    with pyfathom.Tablebase() as tb:
+        assert tb.add_directory(a) == 3
+        assert tb.add_directory(b, load_wdl=True, load_dtz=False) == 0
+        assert tb.add_directory(b) == 1
+        assert tb.probe_dtz(chess.Board(KRVK)) > 0
+    with pyfathom.open_tablebase([a, str(b)]) as tb:
+        assert tb.probe_dtz(chess.Board(KRVK)) > 0
+
+
+# ---- damaged files (probed in a child process) -----------------------------------
+
+_CHILD = textwrap.dedent("""
+    import json, sys
+    import chess, pyfathom
+    tables, fen, method = sys.argv[1:4]
+    tb = pyfathom.open_tablebase(tables)
+    result = {}
+    try:
+        getattr(tb, method)(chess.Board(fen))
+        result["raised"] = None
+    except BaseException as e:
+        result["raised"] = type(e).__name__
+        result["classes"] = [c.__name__ for c in type(e).__mro__]
+        result["message"] = str(e)
+        result["filename"] = getattr(e, "filename", None)
+    print(json.dumps(result))
+""")
+
+
+def _probe_in_child(tables: Path, fen: str, method: str) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(tables), fen, method],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, (
+        f"probing a damaged table crashed the process (exit {proc.returncode}):\n"
+        f"{proc.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _damage(path: Path, how: str) -> None:
+    data = bytearray(path.read_bytes())
+    if how == "magic":
+        data[0] ^= 0xFF
+    elif how == "size":
+        data = data[:-1]  # no longer 16 mod 64
+    elif how == "truncated":
+        keep = max(64, (len(data) // 2) // 64 * 64) + 16  # still 16 mod 64
+        data = data[:keep]
+    elif how == "empty":
+        data = bytearray()
+    else:  # pragma: no cover
+        raise AssertionError(how)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how,wording", [
+    ("magic", "magic"),
+    ("size", "size"),
+    ("truncated", ""),
+    ("empty", ""),
+])
+@pytest.mark.parametrize("kind,method", [
+    ("rtbw", "probe_wdl"),
+    ("rtbw", "get_wdl"),
+    ("rtbz", "probe_dtz"),
+    ("rtbz", "get_dtz"),
+])
+def test_corrupt_table(syzygy_dir: Path, tmp_path: Path, how: str, wording: str,
+                       kind: str, method: str) -> None:
+    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
+    damaged = d / f"KRvK.{kind}"
+    _damage(damaged, how)
+    result = _probe_in_child(d, KRVK, method)
+    assert result["raised"] == "CorruptTableError", result
+    assert "OSError" in result["classes"] and "FathomError" in result["classes"]
+    assert result["filename"] == str(damaged)
+    assert repr(str(damaged)) in result["message"]
+    assert wording in result["message"].lower()
+    assert chess.Board(KRVK).fen() in result["message"]
+
+
+def test_corrupt_table_in_process(syzygy_dir: Path, tmp_path: Path) -> None:
+    # Same as above without the child, once the child has shown it is safe.
+    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
+    _damage(d / "KRvK.rtbw", "magic")
+    assert _probe_in_child(d, KRVK, "probe_wdl")["raised"] == "CorruptTableError"
+    with pyfathom.open_tablebase(d) as tb:
+        with pytest.raises(pyfathom.CorruptTableError) as info:
+            tb.probe_wdl(chess.Board(KRVK))
+        assert isinstance(info.value, OSError)
+        assert info.value.filename == str(d / "KRvK.rtbw")
+        # The failure is not cached into a crash: probing again raises again.
+        with pytest.raises(pyfathom.CorruptTableError):
+            tb.get_wdl(chess.Board(KRVK))
+        # A batch does not raise for the bad row.
+        out = tb.probe_wdl_many([chess.Board(KRVK)])
+        assert out.tolist() == [pyfathom.FAILED]
+
+
+# ---- closed tablebase -------------------------------------------------------------
+
+def test_closed_tablebase(syzygy_dir: Path) -> None:
+    tb = pyfathom.open_tablebase(syzygy_dir)
+    board = chess.Board(KRVK)
+    assert tb.probe_wdl(board) == pyfathom.WDL.WIN
+    tb.close()
+    tb.close()  # twice is fine
+    assert tb.closed
+    assert "closed" in repr(tb)
+    castling = chess.Board("r3k3/8/8/8/8/8/8/4K3 b q - 0 1")
+    calls = [
+        lambda: tb.probe_wdl(board), lambda: tb.probe_dtz(board),
+        lambda: tb.probe(board), lambda: tb.probe_root(board),
+        lambda: tb.get_wdl(board), lambda: tb.get_dtz(board),
+        lambda: tb.get_wdl(castling), lambda: tb.probe_wdl(castling),
+        lambda: tb.probe_wdl_many([board]), lambda: tb.probe_dtz_many([board]),
+        lambda: tb.probe_wdl_bitboards(*[np.zeros(1, np.uint64)] * 8,
+                                       np.zeros(1, np.uint8), np.zeros(1, np.uint8)),
+        lambda: tb.largest, lambda: tb.add_directory(syzygy_dir),
+    ]
+    for call in calls:
+        with pytest.raises(pyfathom.ClosedTablebaseError) as info:
+            call()
+        assert isinstance(info.value, ValueError)
+        assert str(info.value) == "the tablebase has been closed"
+
+
+def test_context_manager_closes(syzygy_dir: Path) -> None:
+    with pyfathom.open_tablebase(syzygy_dir) as tb:
+        assert not tb.closed
+    assert tb.closed
+    with pytest.raises(ValueError):
+        tb.probe_wdl(chess.Board(KRVK))
+
+
+# ---- get_* return the default only for KeyErrors --------------------------------
+
+def test_get_default_only_for_key_errors(tablebase: pyfathom.Tablebase) -> None:
+    sentinel = object()
+    assert tablebase.get_wdl(chess.Board(KRVK), sentinel) == pyfathom.WDL.WIN
+    assert tablebase.get_wdl(chess.Board(), sentinel) is sentinel
+    assert tablebase.get_dtz(chess.Board("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1"),
+                             sentinel) is sentinel
+    with pytest.raises(pyfathom.InvalidPositionError):
+        tablebase.get_wdl(chess.Board("8/8/8/8/8/8/8/KR2k3 w - - 0 1"), sentinel)
+
+
+# ---- batch argument checking -------------------------------------------------------
+
+def _cols(n: int = 3) -> list[Any]:
+    b = chess.Board(KRVK)
+    masks = [b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK], b.kings,
+             b.queens, b.rooks, b.bishops, b.knights, b.pawns]
+    return [np.full(n, m, dtype=np.uint64) for m in masks] + [
+        np.zeros(n, np.uint8), np.ones(n, np.uint8)]
+
+
+def test_bitboards_arguments(tablebase: pyfathom.Tablebase) -> None:
+    ok = _cols()
+    assert tablebase.probe_wdl_bitboards(*ok).tolist() == [2, 2, 2]
+    # Wrong dtype kind: TypeError naming the argument.
+    bad = list(ok)
+    bad[3] = ok[3].astype(np.float64)
+    with pytest.raises(TypeError, match="^queens must be an array of uint64"):
+        tablebase.probe_wdl_bitboards(*bad)
+    bad = list(ok)
+    bad[9] = np.array(["w"] * 3)
+    with pytest.raises(TypeError, match="^turn must be an array of integers"):
+        tablebase.probe_dtz_bitboards(*bad)
+    # Wrong length, shape, range: ValueError naming the argument.
+    bad = list(ok)
+    bad[1] = ok[1][:2]
+    with pytest.raises(ValueError, match="^black has 2 entries but white has 3$"):
+        tablebase.probe_wdl_bitboards(*bad)
+    bad = list(ok)
+    bad[0] = ok[0].reshape(3, 1)
+    with pytest.raises(ValueError, match="^white must be a 1-dimensional array"):
+        tablebase.probe_wdl_bitboards(*bad)
+    bad = list(ok)
+    bad[8] = np.array([0, 64, 0])
+    with pytest.raises(ValueError, match=r"^ep values must be in 0\.\.63, found 64$"):
+        tablebase.probe_wdl_bitboards(*bad)
+    bad = list(ok)
+    bad[9] = np.array([1, 2, 1], dtype=np.int32)
+    with pytest.raises(ValueError, match=r"^turn values must be in 0\.\.1, found 2$"):
+        tablebase.probe_wdl_bitboards(*bad)
+    bad = list(ok)
+    bad[2] = ok[2].astype(np.int8)
+    bad[2][0] = -1
+    with pytest.raises(ValueError, match="^kings holds a negative int8"):
+        tablebase.probe_wdl_bitboards(*bad)
+    with pytest.raises(ValueError, match="threads must be >= 0"):
+        tablebase.probe_wdl_bitboards(*ok, threads=-1)
+    with pytest.raises(TypeError, match="threads must be an int"):
+        tablebase.probe_wdl_bitboards(*ok, threads=1.5)  # type: ignore[arg-type]
+
+
+def test_batch_rows_fail_without_raising(tablebase: pyfathom.Tablebase) -> None:
+    boards = [
+        chess.Board(KRVK),
+        chess.Board(),  # castling rights
+        chess.Board("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1"),  # too many pieces
+        chess.Board("8/8/8/8/8/8/8/KR2k3 w - - 0 1"),  # invalid
+        chess.Board("4k3/8/8/8/8/8/8/RNB1K3 w - - 0 1"),  # 5 pieces
+    ]
+    wdl = tablebase.probe_wdl_many(boards)
+    dtz = tablebase.probe_dtz_many(boards)
+    assert wdl.dtype == np.int8 and dtz.dtype == np.int16
+    assert wdl.tolist() == [2] + [pyfathom.FAILED] * 4
+    assert dtz.tolist()[1:] == [pyfathom.FAILED_DTZ] * 4
+    assert dtz[0] == tablebase.probe_dtz(boards[0])
+    assert tablebase.probe_wdl_many([]).shape == (0,)
+    assert tablebase.probe_dtz_many(iter([])).dtype == np.int16
