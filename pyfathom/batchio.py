@@ -1,0 +1,417 @@
+"""Streaming batch probing of FEN / EPD files (``pyfathom batch``).
+
+The input is read as bytes in blocks, cut into chunks of at most
+:data:`CHUNK_LINES` lines, parsed in one C call per chunk by the core's FEN
+parser (``fathom_parse_fen_batch``, EPD opcodes allowed) straight into numpy
+bitboard arrays, and probed with :meth:`pyfathom.Tablebase.probe_wdl_bitboards`
+(and ``probe_dtz_bitboards``).  Memory stays flat whatever the input size:
+one block, one chunk of arrays and one chunk of output rows at a time.
+
+Each input line gives exactly one result row, in order, with a status:
+
+``ok``               probed
+``invalid_fen``      the line is not a FEN / EPD position (see the reason)
+``castling``         the position has castling rights (tables hold none)
+``too_many_pieces``  more pieces than the largest table loaded
+``failed``           a needed table is missing, or the position is illegal
+``line_too_long``    a line longer than :data:`MAX_LINE` bytes
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+import numpy as np
+
+from ._fathom import ffi, lib
+
+__all__ = [
+    "CHUNK_LINES",
+    "MAX_LINE",
+    "Chunk",
+    "read_chunks",
+    "parse_chunk",
+    "ProbedChunk",
+    "probe_chunk",
+    "BatchStats",
+    "RowWriter",
+    "STATUS_NAMES",
+]
+
+CHUNK_LINES = 65536
+"""Lines parsed and probed per C call."""
+
+MAX_LINE = 1 << 16
+"""Longest line accepted, in bytes (a FEN is under 100; EPD opcodes add some)."""
+
+_BLOCK = 1 << 22  # bytes read per read() call
+
+OK = 0
+INVALID_FEN = 1
+CASTLING = 2
+TOO_MANY_PIECES = 3
+FAILED = 4
+LINE_TOO_LONG = 5
+
+STATUS_NAMES = ["ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long"]
+"""Row status names, indexed by the status codes of :class:`ProbedChunk`."""
+
+_MASKS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights", "pawns")
+
+
+@dataclass
+class Chunk:
+    """Up to CHUNK_LINES consecutive input lines."""
+
+    first_line: int  # 1-based number of the first line
+    data: bytes  # the lines' bytes (line i is data[offsets[i]:offsets[i]+lengths[i]])
+    offsets: np.ndarray  # uintp
+    lengths: np.ndarray  # uintp
+    too_long: np.ndarray  # bool: line longer than MAX_LINE (its text is cut)
+    nbytes: int  # input bytes this chunk stands for (for progress)
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+def read_chunks(stream: IO[bytes], chunk_lines: int = CHUNK_LINES) -> Iterator[Chunk]:
+    """Cut a binary stream into chunks of whole lines.
+
+    A final line without a newline counts as a line; an empty input has no
+    lines.  Lines longer than :data:`MAX_LINE` are kept as one row whose text
+    is cut to MAX_LINE bytes and flagged ``too_long``, so memory stays
+    bounded even for a file without newlines.
+    """
+    if chunk_lines < 1:
+        raise ValueError("chunk_lines must be at least 1")
+    line_no = 1
+    pending = b""  # bytes of the current unfinished line(s)
+    skipping = False  # inside an overlong line: discard until newline
+    skipped = 0  # bytes discarded so far (counted for progress)
+    overlong_head = b""
+    eof = False
+    while not eof:
+        block = stream.read(_BLOCK)
+        if not block:
+            eof = True
+            block = b""
+        if skipping:
+            nl = block.find(b"\n")
+            if nl < 0 and not eof:
+                skipped += len(block)
+                continue
+            # The overlong line ends here (or at EOF).
+            cut = len(block) if nl < 0 else nl + 1
+            skipped += cut
+            block = block[cut:]
+            skipping = False
+            chunk = _make_chunk(line_no, overlong_head, [0], [len(overlong_head)], [True], skipped)
+            yield chunk
+            line_no += 1
+            overlong_head = b""
+            skipped = 0
+        data = pending + block
+        pending = b""
+        if not data:
+            continue
+        arr = np.frombuffer(data, dtype=np.uint8)
+        newlines = np.flatnonzero(arr == 10)
+        if len(newlines):
+            end = int(newlines[-1]) + 1
+        else:
+            end = 0
+        if eof and end < len(data):
+            # A last line without a newline.
+            newlines = np.append(newlines, len(data))
+            end = len(data)
+        rest = data[end:]
+        if len(rest) > MAX_LINE:
+            # An unfinished line already too long: keep its head, skip the rest.
+            overlong_head = rest[:MAX_LINE]
+            skipped = len(rest)
+            skipping = True
+            rest = b""
+        pending = rest
+        if not len(newlines):
+            continue
+        starts = np.empty(len(newlines), dtype=np.uintp)
+        starts[0] = 0
+        starts[1:] = newlines[:-1] + 1
+        lengths = newlines.astype(np.uintp) - starts
+        too_long = lengths > MAX_LINE
+        if too_long.any():
+            lengths = np.minimum(lengths, MAX_LINE).astype(np.uintp)
+        for lo in range(0, len(starts), chunk_lines):
+            hi = min(lo + chunk_lines, len(starts))
+            base = int(starts[lo])
+            stop = int(newlines[hi - 1]) + 1 if hi - 1 < len(newlines) else len(data)
+            stop = min(stop, len(data))
+            yield Chunk(
+                first_line=line_no,
+                data=data[base:stop],
+                offsets=(starts[lo:hi] - base).astype(np.uintp),
+                lengths=lengths[lo:hi].copy(),
+                too_long=too_long[lo:hi].copy(),
+                nbytes=stop - base,
+            )
+            line_no += hi - lo
+    if skipping:
+        yield _make_chunk(line_no, overlong_head, [0], [len(overlong_head)], [True], skipped)
+
+
+def _make_chunk(first_line: int, data: bytes, offsets: list[int], lengths: list[int],
+                too_long: list[bool], nbytes: int) -> Chunk:
+    return Chunk(first_line, data, np.array(offsets, dtype=np.uintp),
+                 np.array(lengths, dtype=np.uintp), np.array(too_long, dtype=bool), nbytes)
+
+
+@dataclass
+class Parsed:
+    """The C parser's struct-of-arrays output for one chunk."""
+
+    masks: dict[str, np.ndarray]  # uint64 each
+    ep: np.ndarray  # uint8
+    turn: np.ndarray  # uint8
+    castling: np.ndarray  # uint8
+    begin: np.ndarray  # uintp, relative to the line
+    end: np.ndarray  # uintp
+    status: np.ndarray  # int8 parser status (FATHOM_FEN_*)
+
+
+def _ptr(ctype: str, array: np.ndarray) -> Any:
+    return ffi.cast(ctype, ffi.from_buffer(array))
+
+
+def parse_chunk(chunk: Chunk) -> Parsed:
+    """Parse every line of a chunk (FEN or EPD) with one C call."""
+    n = len(chunk)
+    masks = {name: np.empty(n, dtype=np.uint64) for name in _MASKS}
+    ep = np.empty(n, dtype=np.uint8)
+    turn = np.empty(n, dtype=np.uint8)
+    castling = np.empty(n, dtype=np.uint8)
+    begin = np.empty(n, dtype=np.uintp)
+    end = np.empty(n, dtype=np.uintp)
+    status = np.empty(n, dtype=np.int8)
+    if n:
+        lib.fathom_parse_fen_batch(
+            ffi.from_buffer(chunk.data),
+            _ptr("size_t *", chunk.offsets), _ptr("size_t *", chunk.lengths),
+            n, lib.FATHOM_FEN_EPD,
+            *(_ptr("uint64_t *", masks[name]) for name in _MASKS),
+            _ptr("uint8_t *", ep), _ptr("uint8_t *", turn), _ptr("uint8_t *", castling),
+            ffi.NULL, _ptr("size_t *", begin), _ptr("size_t *", end),
+            _ptr("int8_t *", status),
+        )
+    return Parsed(masks, ep, turn, castling, begin, end, status)
+
+
+def fen_strerror(code: int) -> str:
+    """The C parser's message for a status code."""
+    return ffi.string(lib.fathom_fen_strerror(int(code))).decode()
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(x)
+    # numpy < 2.0: count through the bytes.
+    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    return table[x.view(np.uint8).reshape(-1, 8)].sum(axis=1)
+
+
+@dataclass
+class ProbedChunk:
+    """Results for one chunk: everything needed to write its rows."""
+
+    chunk: Chunk
+    parsed: Parsed
+    status: np.ndarray  # uint8 codes into STATUS_NAMES
+    wdl: np.ndarray  # int8, pyfathom.FAILED where not probed
+    dtz: np.ndarray | None  # int16, or None without --dtz
+
+    def bad_rows(self) -> np.ndarray:
+        return np.flatnonzero(self.status != OK)
+
+    def line_text(self, i: int) -> str:
+        """Line i of the chunk as written (newline and surrounding blanks cut)."""
+        off = int(self.chunk.offsets[i])
+        raw = self.chunk.data[off:off + int(self.chunk.lengths[i])]
+        return raw.decode("utf-8", errors="replace").strip()
+
+    def reason(self, i: int) -> str:
+        code = int(self.status[i])
+        if code == INVALID_FEN:
+            return fen_strerror(int(self.parsed.status[i]))
+        if code == LINE_TOO_LONG:
+            return f"line longer than {MAX_LINE} bytes"
+        if code == CASTLING:
+            return "castling rights: Syzygy tables hold no castling positions"
+        if code == TOO_MANY_PIECES:
+            return "more pieces than the largest table loaded"
+        return "not probed: a needed table is missing or the position is illegal"
+
+
+WDL_FAILED = -128
+DTZ_FAILED = -32768
+
+
+def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None = None) -> ProbedChunk:
+    """Parse and probe one chunk; bad rows never stop it."""
+    parsed = parse_chunk(chunk)
+    n = len(chunk)
+    status = np.full(n, OK, dtype=np.uint8)
+    status[parsed.status != 0] = INVALID_FEN
+    status[chunk.too_long] = LINE_TOO_LONG
+    has_castling = (parsed.castling != 0) & (status == OK)
+    status[has_castling] = CASTLING
+    pieces = _popcount(parsed.masks["white"] | parsed.masks["black"])
+    status[(pieces > tb.largest) & (status == OK)] = TOO_MANY_PIECES
+    skip = status != OK
+    masks = parsed.masks
+    if skip.any():
+        # Rows not to probe get empty masks, which the core refuses cheaply.
+        masks = {name: np.where(skip, np.uint64(0), a) for name, a in masks.items()}
+    args = [masks[name] for name in _MASKS] + [parsed.ep, parsed.turn]
+    wdl = np.asarray(tb.probe_wdl_bitboards(*args, threads=threads), dtype=np.int8)
+    wdl = np.where(skip, np.int8(WDL_FAILED), wdl).astype(np.int8)
+    status[(wdl == WDL_FAILED) & (status == OK)] = FAILED
+    dtz_values = None
+    if dtz:
+        dtz_values = np.asarray(tb.probe_dtz_bitboards(*args, threads=threads), dtype=np.int16)
+        dtz_values = np.where(skip, np.int16(DTZ_FAILED), dtz_values).astype(np.int16)
+        status[(dtz_values == DTZ_FAILED) & (status == OK)] = FAILED
+    return ProbedChunk(chunk, parsed, status, wdl, dtz_values)
+
+
+@dataclass
+class BatchStats:
+    lines: int = 0
+    probed: int = 0
+    bad: int = 0
+    by_status: dict[str, int] | None = None
+
+    def add(self, probed: ProbedChunk, upto: int | None = None) -> None:
+        status = probed.status if upto is None else probed.status[:upto]
+        counts = np.bincount(status, minlength=len(STATUS_NAMES))
+        if self.by_status is None:
+            self.by_status = {name: 0 for name in STATUS_NAMES}
+        for name, count in zip(STATUS_NAMES, counts.tolist()):
+            self.by_status[name] += count
+        self.lines += len(status)
+        self.probed += int(counts[OK])
+        self.bad += len(status) - int(counts[OK])
+
+
+_WDL_TEXT = {v: str(v) for v in range(-2, 3)}
+_WDL_TEXT[WDL_FAILED] = ""
+
+
+class RowWriter:
+    """Writes result rows (fen, wdl, dtz, status) as CSV or JSON lines."""
+
+    def __init__(self, out: IO[str], fmt: str = "csv") -> None:
+        if fmt not in ("csv", "jsonl"):
+            raise ValueError(f"unknown format {fmt!r} (csv or jsonl)")
+        self.out = out
+        self.fmt = fmt
+        if fmt == "csv":
+            import csv
+
+            self._csv = csv.writer(out, lineterminator="\n")
+            self._csv.writerow(["fen", "wdl", "dtz", "status"])
+
+    def _fens(self, probed: ProbedChunk, upto: int) -> list[str]:
+        chunk = probed.chunk
+        data = chunk.data
+        text = data.decode("latin-1") if data.isascii() else None
+        offsets = chunk.offsets[:upto].tolist()
+        begin = probed.parsed.begin[:upto].tolist()
+        end = probed.parsed.end[:upto].tolist()
+        ok = (probed.parsed.status[:upto] == 0).tolist()
+        fens = []
+        for i in range(upto):
+            if ok[i] and text is not None:
+                fens.append(text[offsets[i] + begin[i]:offsets[i] + end[i]])
+            elif ok[i]:
+                fens.append(data[offsets[i] + begin[i]:offsets[i] + end[i]].decode("utf-8", "replace"))
+            else:
+                fens.append(probed.line_text(i))
+        return fens
+
+    def write(self, probed: ProbedChunk, upto: int | None = None) -> None:
+        n = len(probed.chunk) if upto is None else upto
+        fens = self._fens(probed, n)
+        wdl = [_WDL_TEXT[v] for v in probed.wdl[:n].tolist()]
+        if probed.dtz is not None:
+            dtz = ["" if v == DTZ_FAILED else str(v) for v in probed.dtz[:n].tolist()]
+        else:
+            dtz = [""] * n
+        names = [STATUS_NAMES[s] for s in probed.status[:n].tolist()]
+        if self.fmt == "csv":
+            self._csv.writerows(zip(fens, wdl, dtz, names))
+        else:
+            dumps = json.dumps
+            self.out.write("".join(
+                f'{{"fen": {dumps(f)}, "wdl": {w or "null"}, "dtz": {d or "null"}, "status": "{s}"}}\n'
+                for f, w, d, s in zip(fens, wdl, dtz, names)
+            ))
+
+
+def open_input(path: str) -> tuple[IO[bytes], int]:
+    """Open a batch input ('-' is stdin); return the stream and its size (0 if unknown)."""
+    import os
+    import sys
+
+    if path == "-":
+        return sys.stdin.buffer, 0
+    stream = open(path, "rb")
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except OSError:
+        size = 0
+    return stream, size
+
+
+def run_batch(
+    tb: Any,
+    stream: IO[bytes],
+    out: IO[str],
+    *,
+    fmt: str = "csv",
+    dtz: bool = False,
+    threads: int | None = None,
+    strict: bool = False,
+    chunk_lines: int = CHUNK_LINES,
+    on_bad: Callable[[int, str, str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> BatchStats:
+    """Probe every line of stream and write one row per line to out.
+
+    ``on_bad(line_number, text, reason)`` is called for each bad line,
+    ``progress(lines_done, bytes_done)`` after each chunk.  With strict, the
+    run stops at the first bad line (rows before it are written).
+    """
+    writer = RowWriter(out, fmt)
+    stats = BatchStats()
+    done_bytes = 0
+    for chunk in read_chunks(stream, chunk_lines):
+        probed = probe_chunk(tb, chunk, dtz=dtz, threads=threads)
+        bad = probed.bad_rows()
+        if strict and len(bad):
+            first = int(bad[0])
+            writer.write(probed, first)
+            stats.add(probed, first + 1)
+            if on_bad is not None:
+                on_bad(chunk.first_line + first, probed.line_text(first), probed.reason(first))
+            return stats
+        writer.write(probed)
+        stats.add(probed)
+        if on_bad is not None:
+            for i in bad.tolist():
+                on_bad(chunk.first_line + i, probed.line_text(i), probed.reason(i))
+        done_bytes += chunk.nbytes
+        if progress is not None:
+            progress(stats.lines, done_bytes)
+    return stats
