@@ -26,6 +26,9 @@
 extern "C" {
 #endif
 
+/* An instance: the tables of some directories, probed through this handle. */
+typedef struct fathom_tb fathom_tb;
+
 /* Largest number of pieces any Syzygy table holds. */
 #define FATHOM_MAX_PIECES 7
 
@@ -161,6 +164,19 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       unsigned ep, int turn, unsigned rule50,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail);
+
+/*
+ * fathom_probe_root_wdl: like fathom_probe_root but with the WDL tables
+ * only (a fallback when DTZ tables are missing): each move's wdl is the
+ * child's WDL from the mover's side (cursed/blessed as stored), dtz is 0,
+ * rank is Fathom's WDL rank, and moves are sorted by it, best first.
+ * *wdl receives the root position's WDL (as fathom_probe_wdl).
+ */
+int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
+                          uint64_t kings, uint64_t queens, uint64_t rooks,
+                          uint64_t bishops, uint64_t knights, uint64_t pawns,
+                          unsigned ep, int turn, fathom_root_move *moves,
+                          unsigned *count, int *wdl, fathom_detail *detail);
 
 /*
  * Batch probes over arrays of n positions (struct-of-arrays, as numpy

@@ -1,0 +1,311 @@
+/*
+ * tb_chess.c - move generation and position validity for the prober.
+ *
+ * Positions in tablebases hold at most seven pieces, so the generator
+ * favours simplicity: pseudo-legal moves are made on a copy and kept when
+ * the mover's king is not attacked afterwards.
+ */
+#include "tb_chess.h"
+
+#include <string.h>
+
+uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ)
+{
+    uint64_t queens = pos->type[TB_QUEEN];
+    uint64_t att = (tb_knight_attacks(sq) & pos->type[TB_KNIGHT]) |
+                   (tb_king_attacks(sq) & pos->type[TB_KING]) |
+                   (tb_pawn_attacks(sq, !by) & pos->type[TB_PAWN]);
+    uint64_t diagonal = (pos->type[TB_BISHOP] | queens) & pos->color[by];
+    uint64_t straight = (pos->type[TB_ROOK] | queens) & pos->color[by];
+    if (diagonal)
+        att |= tb_bishop_attacks(sq, occ) & diagonal;
+    if (straight)
+        att |= tb_rook_attacks(sq, occ) & straight;
+    return att & pos->color[by];
+}
+
+static int king_square(const tb_pos *pos, int color)
+{
+    return tb_lsb(pos->type[TB_KING] & pos->color[color]);
+}
+
+int tb_in_check(const tb_pos *pos)
+{
+    uint64_t occ = pos->color[0] | pos->color[1];
+    return tb_attackers(pos, king_square(pos, pos->turn), !pos->turn, occ) != 0;
+}
+
+int tb_piece_type_at(const tb_pos *pos, int sq)
+{
+    uint64_t b = 1ULL << sq;
+    for (int t = TB_PAWN; t <= TB_KING; t++)
+        if (pos->type[t] & b)
+            return t;
+    return 0;
+}
+
+void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child)
+{
+    uint64_t from = 1ULL << m.from, to = 1ULL << m.to;
+    int us = pos->turn, them = !us;
+    int moving = tb_piece_type_at(pos, m.from);
+
+    *child = *pos;
+    if (m.flags & TB_MOVE_EP) {
+        /* The captured pawn stands beside the mover, behind the target. */
+        uint64_t victim = us == TB_WHITE ? to >> 8 : to << 8;
+        child->type[TB_PAWN] &= ~victim;
+        child->color[them] &= ~victim;
+    } else if (m.flags & TB_MOVE_CAPTURE) {
+        for (int t = TB_PAWN; t <= TB_KING; t++)
+            child->type[t] &= ~to;
+        child->color[them] &= ~to;
+    }
+    child->type[moving] &= ~from;
+    child->type[m.promo ? m.promo : moving] |= to;
+    child->color[us] = (child->color[us] & ~from) | to;
+    child->ep = (m.flags & TB_MOVE_DOUBLE) ? (uint8_t)((m.from + m.to) / 2) : 0;
+    child->turn = (uint8_t)them;
+    if (m.flags & (TB_MOVE_CAPTURE | TB_MOVE_PAWN))
+        child->rule50 = 0;
+    else if (child->rule50 < 255)
+        child->rule50++;
+}
+
+/* The mover's king is safe after the move. */
+static int leaves_king_safe(const tb_pos *pos, tb_move m)
+{
+    tb_pos child;
+    tb_do_move(pos, m, &child);
+    uint64_t occ = child.color[0] | child.color[1];
+    return tb_attackers(&child, king_square(&child, pos->turn), child.turn,
+                        occ) == 0;
+}
+
+/*
+ * Shared generator: calls `emit` for each legal move of the selected kinds
+ * and stops early when it returns nonzero.  Both the move list and the
+ * "is there any" question use it, so there is one generator.
+ */
+typedef int (*emit_fn)(void *ctx, tb_move m);
+
+static int add_promotions_or_move(const tb_pos *pos, tb_move m, emit_fn emit,
+                                  void *ctx)
+{
+    if ((1ULL << m.to) & (TB_RANK_1 | TB_RANK_8)) {
+        static const uint8_t promotions[4] = {TB_QUEEN, TB_ROOK, TB_BISHOP,
+                                              TB_KNIGHT};
+        if (!leaves_king_safe(pos, m))
+            return 0;
+        for (int i = 0; i < 4; i++) {
+            m.promo = promotions[i];
+            if (emit(ctx, m))
+                return 1;
+        }
+        return 0;
+    }
+    return leaves_king_safe(pos, m) && emit(ctx, m);
+}
+
+static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
+{
+    int us = pos->turn;
+    uint64_t mine = pos->color[us], theirs = pos->color[!us];
+    uint64_t occ = mine | theirs;
+    uint64_t targets = 0;
+    if (which & TB_GEN_CAPTURES)
+        targets |= theirs;
+    if (which & TB_GEN_PIECE_QUIETS)
+        targets |= ~occ;
+
+    if (targets) {
+        for (uint64_t pieces = mine & ~pos->type[TB_PAWN]; pieces;
+             pieces &= pieces - 1) {
+            int from = tb_lsb(pieces);
+            uint64_t att;
+            switch (tb_piece_type_at(pos, from)) {
+            case TB_KNIGHT: att = tb_knight_attacks(from); break;
+            case TB_BISHOP: att = tb_bishop_attacks(from, occ); break;
+            case TB_ROOK: att = tb_rook_attacks(from, occ); break;
+            case TB_QUEEN:
+                att = tb_bishop_attacks(from, occ) | tb_rook_attacks(from, occ);
+                break;
+            default: att = tb_king_attacks(from); break;
+            }
+            for (att &= targets; att; att &= att - 1) {
+                int to = tb_lsb(att);
+                tb_move m = {(uint8_t)from, (uint8_t)to, 0,
+                             (uint8_t)((theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0)};
+                if (leaves_king_safe(pos, m) && emit(ctx, m))
+                    return 1;
+            }
+        }
+    }
+
+    for (uint64_t pawns = mine & pos->type[TB_PAWN]; pawns; pawns &= pawns - 1) {
+        int from = tb_lsb(pawns);
+        if (which & TB_GEN_CAPTURES) {
+            for (uint64_t att = tb_pawn_attacks(from, us) & theirs; att;
+                 att &= att - 1) {
+                tb_move m = {(uint8_t)from, (uint8_t)tb_lsb(att), 0,
+                             TB_MOVE_CAPTURE | TB_MOVE_PAWN};
+                if (add_promotions_or_move(pos, m, emit, ctx))
+                    return 1;
+            }
+        }
+        if ((which & TB_GEN_EP) && pos->ep &&
+            (tb_pawn_attacks(from, us) & (1ULL << pos->ep))) {
+            tb_move m = {(uint8_t)from, pos->ep, 0,
+                         TB_MOVE_CAPTURE | TB_MOVE_PAWN | TB_MOVE_EP};
+            if (leaves_king_safe(pos, m) && emit(ctx, m))
+                return 1;
+        }
+        if (which & TB_GEN_PAWN_PUSHES) {
+            int step = us == TB_WHITE ? 8 : -8;
+            int one = from + step;
+            if (one < 0 || one > 63 || (occ >> one) & 1)
+                continue;
+            tb_move m = {(uint8_t)from, (uint8_t)one, 0, TB_MOVE_PAWN};
+            if (add_promotions_or_move(pos, m, emit, ctx))
+                return 1;
+            int start_rank = us == TB_WHITE ? 1 : 6;
+            int two = one + step;
+            if ((from >> 3) == start_rank && !((occ >> two) & 1)) {
+                tb_move d = {(uint8_t)from, (uint8_t)two, 0,
+                             TB_MOVE_PAWN | TB_MOVE_DOUBLE};
+                if (leaves_king_safe(pos, d) && emit(ctx, d))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+typedef struct move_list {
+    tb_move *moves;
+    int count;
+} move_list;
+
+static int append_move(void *ctx, tb_move m)
+{
+    move_list *list = (move_list *)ctx;
+    if (list->count < TB_MAX_LEGAL)
+        list->moves[list->count++] = m;
+    return 0;
+}
+
+static int stop_at_first(void *ctx, tb_move m)
+{
+    (void)ctx;
+    (void)m;
+    return 1;
+}
+
+int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves)
+{
+    move_list list = {moves, 0};
+    generate(pos, which, append_move, &list);
+    return list.count;
+}
+
+int tb_has_legal(const tb_pos *pos, unsigned which)
+{
+    return generate(pos, which, stop_at_first, NULL);
+}
+
+/* The whole line through a and b, or 0 when they share none. */
+static uint64_t line_through(int a, int b)
+{
+    if ((a >> 3) == (b >> 3))
+        return TB_RANK_1 << (a & 56);
+    if ((a & 7) == (b & 7))
+        return TB_FILE_A << (a & 7);
+    if ((a & 7) - (a >> 3) == (b & 7) - (b >> 3))
+        return tb_diagonal_through(a);
+    if ((a & 7) + (a >> 3) == (b & 7) + (b >> 3))
+        return tb_antidiagonal_through(a);
+    return 0;
+}
+
+/* python-chess's notion of a valid en-passant square for this position. */
+static int ep_square_is_valid(const tb_pos *pos, unsigned ep)
+{
+    if (ep > 63)
+        return 0;
+    int white = pos->turn == TB_WHITE;
+    if ((int)(ep >> 3) != (white ? 5 : 2))
+        return 0;
+    uint64_t occ = pos->color[0] | pos->color[1];
+    uint64_t target = 1ULL << ep;
+    uint64_t pushed = white ? target >> 8 : target << 8;
+    uint64_t origin = white ? target << 8 : target >> 8;
+    if (!(pos->type[TB_PAWN] & pos->color[!pos->turn] & pushed))
+        return 0;
+    return !(occ & target) && !(occ & origin);
+}
+
+int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+                          uint64_t kings, uint64_t queens, uint64_t rooks,
+                          uint64_t bishops, uint64_t knights, uint64_t pawns,
+                          unsigned ep, int turn)
+{
+    uint64_t occ = white | black;
+    if (white & black)
+        return 0;
+    uint64_t all_types = kings | queens | rooks | bishops | knights | pawns;
+    int type_count = tb_popcount(kings) + tb_popcount(queens) +
+                     tb_popcount(rooks) + tb_popcount(bishops) +
+                     tb_popcount(knights) + tb_popcount(pawns);
+    if (all_types != occ || type_count != tb_popcount(occ))
+        return 0;
+    if (tb_popcount(kings & white) != 1 || tb_popcount(kings & black) != 1)
+        return 0;
+    if (pawns & (TB_RANK_1 | TB_RANK_8))
+        return 0;
+
+    memset(pos, 0, sizeof *pos);
+    pos->color[TB_WHITE] = white;
+    pos->color[TB_BLACK] = black;
+    pos->type[TB_PAWN] = pawns;
+    pos->type[TB_KNIGHT] = knights;
+    pos->type[TB_BISHOP] = bishops;
+    pos->type[TB_ROOK] = rooks;
+    pos->type[TB_QUEEN] = queens;
+    pos->type[TB_KING] = kings;
+    pos->turn = turn ? TB_WHITE : TB_BLACK;
+
+    int ep_valid = 0;
+    if (ep != 0) {
+        if (!ep_square_is_valid(pos, ep))
+            return 0;
+        ep_valid = 1;
+        pos->ep = (uint8_t)ep;
+    }
+
+    /* The side that just moved may not be left in check. */
+    if (tb_attackers(pos, king_square(pos, !pos->turn), pos->turn, occ))
+        return 0;
+
+    int our_king = king_square(pos, pos->turn);
+    uint64_t checkers = tb_attackers(pos, our_king, !pos->turn, occ);
+    if (checkers) {
+        int n = tb_popcount(checkers);
+        if (n > 2)
+            return 0;
+        if (ep_valid) {
+            /* After a double push only that pawn, or a piece it
+             * uncovered, can give check. */
+            int pushed_to = (int)ep ^ 8, pushed_from = (int)ep ^ 24;
+            uint64_t before = (occ & ~(1ULL << pushed_to)) | (1ULL << pushed_from);
+            int last = tb_msb(checkers);
+            if (n > 1 || (last != pushed_to &&
+                          tb_attackers(pos, our_king, !pos->turn, before)))
+                return 0;
+        } else if (n == 2) {
+            int a = tb_lsb(checkers), b = tb_msb(checkers);
+            if (line_through(a, b) & (1ULL << our_king))
+                return 0;
+        }
+    }
+    return 1;
+}

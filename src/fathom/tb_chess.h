@@ -1,0 +1,218 @@
+/*
+ * tb_chess.h - the chess the prober needs: bitboards, attacks, legal move
+ * generation (captures, en passant, promotions), making moves, and the
+ * validity rules python-chess applies to a board.
+ *
+ * Squares: 0 = a1 ... 63 = h8.  Colours and piece types use python-chess's
+ * numbers so that no table of conversions sits between the two:
+ * colour 1 = white, 0 = black; type 1 = pawn, 2 knight, 3 bishop, 4 rook,
+ * 5 queen, 6 king.
+ */
+#ifndef PYFATHOM_TB_CHESS_H
+#define PYFATHOM_TB_CHESS_H
+
+#include <stdint.h>
+
+enum { TB_BLACK = 0, TB_WHITE = 1 };
+enum { TB_PAWN = 1, TB_KNIGHT, TB_BISHOP, TB_ROOK, TB_QUEEN, TB_KING };
+
+typedef struct tb_pos {
+    uint64_t color[2]; /* [TB_BLACK], [TB_WHITE] */
+    uint64_t type[7];  /* [TB_PAWN] .. [TB_KING]; [0] unused, always 0 */
+    uint8_t ep;        /* en-passant target square, 0 = none */
+    uint8_t turn;      /* TB_WHITE or TB_BLACK to move */
+    uint8_t rule50;    /* halfmove clock, saturating at 255 */
+} tb_pos;
+
+typedef struct tb_move {
+    uint8_t from, to;
+    uint8_t promo; /* 0, or the piece type promoted to */
+    uint8_t flags; /* TB_MOVE_* */
+} tb_move;
+
+#define TB_MOVE_CAPTURE 1u /* takes a piece (en passant included) */
+#define TB_MOVE_EP 2u
+#define TB_MOVE_PAWN 4u
+#define TB_MOVE_DOUBLE 8u
+
+/* Which legal moves tb_gen_legal produces (bit set). */
+#define TB_GEN_CAPTURES 1u     /* captures except en passant */
+#define TB_GEN_EP 2u           /* en-passant captures */
+#define TB_GEN_PAWN_PUSHES 4u  /* pawn moves that capture nothing */
+#define TB_GEN_PIECE_QUIETS 8u /* non-pawn moves that capture nothing */
+#define TB_GEN_ALL 15u
+
+/* Enough for any position of the game (the known maximum is 218). */
+#define TB_MAX_LEGAL 256
+
+static inline int tb_popcount(uint64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(b);
+#else
+    int n = 0;
+    for (; b; b &= b - 1)
+        n++;
+    return n;
+#endif
+}
+
+static inline int tb_lsb(uint64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(b);
+#else
+    int n = 0;
+    while (!(b & 1)) {
+        b >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+static inline int tb_msb(uint64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(b);
+#else
+    int n = 0;
+    while (b >>= 1)
+        n++;
+    return n;
+#endif
+}
+
+static inline uint64_t tb_bswap(uint64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap64(b);
+#else
+    b = ((b >> 8) & 0x00ff00ff00ff00ffULL) | ((b & 0x00ff00ff00ff00ffULL) << 8);
+    b = ((b >> 16) & 0x0000ffff0000ffffULL) | ((b & 0x0000ffff0000ffffULL) << 16);
+    return (b >> 32) | (b << 32);
+#endif
+}
+
+#define TB_FILE_A 0x0101010101010101ULL
+#define TB_FILE_H 0x8080808080808080ULL
+#define TB_RANK_1 0x00000000000000ffULL
+#define TB_RANK_8 0xff00000000000000ULL
+
+static inline uint64_t tb_knight_attacks(int sq)
+{
+    uint64_t b = 1ULL << sq;
+    uint64_t one = ((b >> 1) & ~TB_FILE_H) | ((b << 1) & ~TB_FILE_A);
+    uint64_t two = ((b >> 2) & 0x3f3f3f3f3f3f3f3fULL) |
+                   ((b << 2) & 0xfcfcfcfcfcfcfcfcULL);
+    return (one << 16) | (one >> 16) | (two << 8) | (two >> 8);
+}
+
+static inline uint64_t tb_king_attacks(int sq)
+{
+    uint64_t b = 1ULL << sq;
+    uint64_t row = b | ((b << 1) & ~TB_FILE_A) | ((b >> 1) & ~TB_FILE_H);
+    return (row | (row << 8) | (row >> 8)) & ~b;
+}
+
+/* Squares a pawn of `color` on `sq` attacks. */
+static inline uint64_t tb_pawn_attacks(int sq, int color)
+{
+    uint64_t b = 1ULL << sq;
+    if (color == TB_WHITE)
+        return ((b << 7) & ~TB_FILE_H) | ((b << 9) & ~TB_FILE_A);
+    return ((b >> 9) & ~TB_FILE_H) | ((b >> 7) & ~TB_FILE_A);
+}
+
+/*
+ * Sliding attacks along one line through sq, by the byte-swap trick: the
+ * subtraction finds the first blocker upwards, the same on the byte-swapped
+ * board finds it downwards.  Valid for files and diagonals (lines that
+ * cross every rank at most once); ranks are handled separately.
+ */
+static inline uint64_t tb_line_attacks(uint64_t occ, uint64_t line, int sq)
+{
+    uint64_t s = 1ULL << sq;
+    uint64_t up = occ & line;
+    uint64_t down = tb_bswap(up);
+    up -= s;
+    down -= tb_bswap(s);
+    return (up ^ tb_bswap(down)) & line;
+}
+
+static inline uint64_t tb_rank_attacks(uint64_t occ, int sq)
+{
+    uint64_t att = 0;
+    int file = sq & 7;
+    for (int f = file + 1; f < 8; f++) {
+        att |= 1ULL << (sq - file + f);
+        if (occ & (1ULL << (sq - file + f)))
+            break;
+    }
+    for (int f = file - 1; f >= 0; f--) {
+        att |= 1ULL << (sq - file + f);
+        if (occ & (1ULL << (sq - file + f)))
+            break;
+    }
+    return att;
+}
+
+static inline uint64_t tb_diagonal_through(int sq)
+{
+    const uint64_t a1h8 = 0x8040201008040201ULL;
+    int d = (sq & 7) - (sq >> 3);
+    return d >= 0 ? a1h8 >> (8 * d) : a1h8 << (-8 * d);
+}
+
+static inline uint64_t tb_antidiagonal_through(int sq)
+{
+    const uint64_t h1a8 = 0x0102040810204080ULL;
+    int d = (sq & 7) + (sq >> 3) - 7;
+    return d >= 0 ? h1a8 << (8 * d) : h1a8 >> (-8 * d);
+}
+
+static inline uint64_t tb_bishop_attacks(int sq, uint64_t occ)
+{
+    uint64_t s = 1ULL << sq;
+    return tb_line_attacks(occ, tb_diagonal_through(sq) & ~s, sq) |
+           tb_line_attacks(occ, tb_antidiagonal_through(sq) & ~s, sq);
+}
+
+static inline uint64_t tb_rook_attacks(int sq, uint64_t occ)
+{
+    uint64_t s = 1ULL << sq;
+    return tb_line_attacks(occ, (TB_FILE_A << (sq & 7)) & ~s, sq) |
+           tb_rank_attacks(occ, sq);
+}
+
+/* Pieces of `by` attacking sq, with `occ` as the blockers. */
+uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ);
+
+/* True when the side to move is in check. */
+int tb_in_check(const tb_pos *pos);
+
+/*
+ * Check the bitboards and build a position.  Applies the rules of
+ * python-chess's Board.status() that can hold for a tablebase position:
+ * disjoint masks, one king per side, no pawn on rank 1 or 8, a valid
+ * en-passant square, the side not to move not in check, no impossible
+ * check.  RETURN: 1 if valid (pos filled), 0 if not.
+ */
+int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+                          uint64_t kings, uint64_t queens, uint64_t rooks,
+                          uint64_t bishops, uint64_t knights, uint64_t pawns,
+                          unsigned ep, int turn);
+
+/* Legal moves of the kinds selected by `which`; returns the count. */
+int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
+
+/* True if the side to move has any legal move of the kinds selected. */
+int tb_has_legal(const tb_pos *pos, unsigned which);
+
+/* The position after a (pseudo-)legal move. */
+void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child);
+
+/* Piece type on sq, 0 if empty. */
+int tb_piece_type_at(const tb_pos *pos, int sq);
+
+#endif /* PYFATHOM_TB_CHESS_H */

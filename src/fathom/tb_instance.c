@@ -1,0 +1,349 @@
+/*
+ * tb_instance.c - creating and closing instances, finding table files in
+ * directories, and mapping them on first use.
+ */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE 1
+#endif
+
+#include "tb_instance.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+#include <windows.h>
+static void mutex_init(tb_mutex *m) { InitializeCriticalSection(m); }
+static void mutex_destroy(tb_mutex *m) { DeleteCriticalSection(m); }
+static void mutex_lock(tb_mutex *m) { EnterCriticalSection(m); }
+static void mutex_unlock(tb_mutex *m) { LeaveCriticalSection(m); }
+#else
+#include <dirent.h>
+static void mutex_init(tb_mutex *m) { pthread_mutex_init(m, NULL); }
+static void mutex_destroy(tb_mutex *m) { pthread_mutex_destroy(m); }
+static void mutex_lock(tb_mutex *m) { pthread_mutex_lock(m); }
+static void mutex_unlock(tb_mutex *m) { pthread_mutex_unlock(m); }
+#endif
+
+static const char *const status_text[FATHOM_STATUS_COUNT] = {
+    "ok",
+    "a required table is not loaded",
+    "positions with castling rights are not in tablebases",
+    "more pieces than the tables hold",
+    "invalid position",
+    "invalid magic header: not a Syzygy table of this kind",
+    "invalid file size: truncated or not a Syzygy table",
+    "corrupt table: data points outside the file or is inconsistent",
+    "cannot open or map the file",
+    "out of memory",
+    "invalid argument",
+};
+
+const char *fathom_strerror(int status)
+{
+    if (status < 0 || status >= FATHOM_STATUS_COUNT)
+        return "unknown status";
+    return status_text[status];
+}
+
+int fathom_open(fathom_tb **out)
+{
+    if (!out)
+        return FATHOM_ERR_ARGUMENT;
+    *out = NULL;
+    fathom_tb *tb = (fathom_tb *)calloc(1, sizeof *tb);
+    if (!tb)
+        return FATHOM_ERR_NO_MEMORY;
+    tb_consts_init(&tb->consts);
+    mutex_init(&tb->init_lock);
+    *out = tb;
+    return FATHOM_OK;
+}
+
+static void free_slot(tb_slot *slot)
+{
+    if (slot->state == SLOT_READY)
+        tb_table_close(&slot->table);
+    free(slot->path);
+    memset(slot, 0, sizeof *slot);
+}
+
+void fathom_close(fathom_tb *tb)
+{
+    if (!tb)
+        return;
+    for (size_t i = 0; i < tb->num_entries; i++) {
+        free_slot(&tb->entries[i]->wdl);
+        free_slot(&tb->entries[i]->dtz);
+        free(tb->entries[i]);
+    }
+    free(tb->entries);
+    free(tb->hash);
+    mutex_destroy(&tb->init_lock);
+    free(tb);
+}
+
+unsigned fathom_largest(const fathom_tb *tb) { return tb ? tb->largest : 0; }
+
+unsigned fathom_mapped_count(const fathom_tb *tb)
+{
+    return tb ? __atomic_load_n(&tb->mapped, __ATOMIC_RELAXED) : 0;
+}
+
+static void hash_insert(tb_hash_cell *hash, size_t mask, tb_key key, tb_entry *e)
+{
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & mask;
+    while (hash[i].key != 0 && hash[i].key != key)
+        i = (i + 1) & mask;
+    hash[i].key = key;
+    hash[i].entry = e;
+}
+
+/* Keep the hash at most a quarter full so probes stay short. */
+static int rebuild_hash(fathom_tb *tb)
+{
+    size_t size = 64;
+    while (size < 8 * (tb->num_entries + 1))
+        size *= 2;
+    tb_hash_cell *hash = (tb_hash_cell *)calloc(size, sizeof *hash);
+    if (!hash)
+        return FATHOM_ERR_NO_MEMORY;
+    for (size_t i = 0; i < tb->num_entries; i++) {
+        tb_entry *e = tb->entries[i];
+        hash_insert(hash, size - 1, e->mat.key, e);
+        hash_insert(hash, size - 1, e->mat.mirror_key, e);
+    }
+    free(tb->hash);
+    tb->hash = hash;
+    tb->hash_mask = size - 1;
+    return FATHOM_OK;
+}
+
+static int register_file(fathom_tb *tb, const tb_material *mat, int is_dtz,
+                         const char *dir, const char *file_name)
+{
+    tb_entry *e = tb_lookup(tb, mat->key);
+    if (!e) {
+        if (tb->num_entries == tb->cap_entries) {
+            size_t cap = tb->cap_entries ? 2 * tb->cap_entries : 64;
+            tb_entry **grown = (tb_entry **)realloc(tb->entries, cap * sizeof *grown);
+            if (!grown)
+                return FATHOM_ERR_NO_MEMORY;
+            tb->entries = grown;
+            tb->cap_entries = cap;
+        }
+        e = (tb_entry *)calloc(1, sizeof *e);
+        if (!e)
+            return FATHOM_ERR_NO_MEMORY;
+        e->mat = *mat;
+        tb->entries[tb->num_entries++] = e;
+        int status = rebuild_hash(tb);
+        if (status != FATHOM_OK) {
+            tb->num_entries--;
+            free(e);
+            return status;
+        }
+    }
+    size_t dir_len = strlen(dir), name_len = strlen(file_name);
+    char *path = (char *)malloc(dir_len + name_len + 2);
+    if (!path)
+        return FATHOM_ERR_NO_MEMORY;
+    memcpy(path, dir, dir_len);
+    size_t at = dir_len;
+    if (dir_len && dir[dir_len - 1] != '/' && dir[dir_len - 1] != '\\')
+        path[at++] = '/';
+    memcpy(path + at, file_name, name_len + 1);
+
+    /* A later directory replaces an earlier file of the same table. */
+    tb_slot *slot = is_dtz ? &e->dtz : &e->wdl;
+    free_slot(slot);
+    slot->path = path;
+    if (!is_dtz && mat->num > tb->largest)
+        tb->largest = mat->num;
+    return FATHOM_OK;
+}
+
+/* "KRPvKR.rtbw" -> material and kind; 0 if not a regular table name. */
+static int parse_file_name(const char *name, tb_material *mat, int *is_dtz)
+{
+    size_t len = strlen(name);
+    if (len < 8 || strcmp(name + len - 5, ".rtbw") != 0) {
+        if (len < 8 || strcmp(name + len - 5, ".rtbz") != 0)
+            return 0;
+        *is_dtz = 1;
+    } else {
+        *is_dtz = 0;
+    }
+    if (!tb_material_parse(name, len - 5, mat))
+        return 0;
+    /* Only the normalised name of a material is a table file. */
+    char normal[16];
+    tb_key_name(mat->key, normal, sizeof normal);
+    return strcmp(normal, mat->name) == 0;
+}
+
+int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
+                         int load_dtz, unsigned *found)
+{
+    if (found)
+        *found = 0;
+    if (!tb || !dir)
+        return FATHOM_ERR_ARGUMENT;
+    unsigned count = 0;
+#if defined(_WIN32)
+    char pattern[4096];
+    size_t dir_len = strlen(dir);
+    if (dir_len + 3 > sizeof pattern)
+        return FATHOM_ERR_ARGUMENT;
+    memcpy(pattern, dir, dir_len);
+    memcpy(pattern + dir_len, "\\*", 3);
+    WIN32_FIND_DATAA fd;
+    HANDLE h = FindFirstFileA(pattern, &fd);
+    if (h == INVALID_HANDLE_VALUE)
+        return FATHOM_ERR_IO;
+    do {
+        const char *name = fd.cFileName;
+#else
+    DIR *d = opendir(dir);
+    if (!d)
+        return FATHOM_ERR_IO;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        const char *name = ent->d_name;
+#endif
+        tb_material mat;
+        int is_dtz;
+        /* Anything named like a table is registered, even a directory:
+         * probing it then reports an I/O error naming the path instead of
+         * a silently missing table. */
+        if (!parse_file_name(name, &mat, &is_dtz))
+            continue;
+        if ((is_dtz && !load_dtz) || (!is_dtz && !load_wdl))
+            continue;
+        int status = register_file(tb, &mat, is_dtz, dir, name);
+        if (status != FATHOM_OK) {
+#if defined(_WIN32)
+            FindClose(h);
+#else
+            closedir(d);
+#endif
+            return status;
+        }
+        count++;
+#if defined(_WIN32)
+    } while (FindNextFileA(h, &fd));
+    FindClose(h);
+#else
+    }
+    closedir(d);
+#endif
+    if (found)
+        *found = count;
+    return FATHOM_OK;
+}
+
+int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
+                         unsigned *found)
+{
+    if (found)
+        *found = 0;
+    if (!tb || !paths)
+        return FATHOM_ERR_ARGUMENT;
+    unsigned total = 0;
+    const char *p = paths;
+    while (*p) {
+        const char *end = strchr(p, sep);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > 0) {
+            char *dir = (char *)malloc(len + 1);
+            if (!dir)
+                return FATHOM_ERR_NO_MEMORY;
+            memcpy(dir, p, len);
+            dir[len] = '\0';
+            unsigned n = 0;
+            int status = fathom_add_directory(tb, dir, 1, 1, &n);
+            free(dir);
+            if (status == FATHOM_ERR_NO_MEMORY)
+                return status;
+            total += n;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    if (found)
+        *found = total;
+    return FATHOM_OK;
+}
+
+int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
+{
+    if (!slot->path)
+        return FATHOM_ERR_MISSING_TABLE;
+    mutex_lock(&tb->init_lock);
+    int state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+    if (state == SLOT_UNLOADED) {
+        int status = tb_table_open(&slot->table, slot->path, &entry->mat,
+                                   is_dtz, &tb->consts);
+        if (status == FATHOM_OK) {
+            __atomic_fetch_add(&tb->mapped, 1, __ATOMIC_RELAXED);
+            state = SLOT_READY;
+        } else {
+            slot->error = status;
+            state = SLOT_FAILED;
+        }
+        /* Publish the parsed table before the state that says so. */
+        __atomic_store_n(&slot->state, state, __ATOMIC_RELEASE);
+    }
+    mutex_unlock(&tb->init_lock);
+    return state == SLOT_READY ? FATHOM_OK : slot->error;
+}
+
+void tb_key_name(tb_key key, char *out, size_t size)
+{
+    static const char letters[] = "KQRBNP";
+    static const int types[] = {TB_KING, TB_QUEEN, TB_ROOK, TB_BISHOP,
+                                TB_KNIGHT, TB_PAWN};
+    int count[2][7] = {{0}};
+    for (int t = TB_PAWN; t <= TB_KING; t++) {
+        count[TB_WHITE][t] = (int)((key >> (4 * (t - 1))) & 15);
+        count[TB_BLACK][t] = (int)((key >> (4 * (t - 1) + 24)) & 15);
+    }
+    /* Stronger side first: more pieces; on equal counts, the side whose
+     * opponent lists weaker pieces earlier (python-chess's order). */
+    int first = TB_WHITE;
+    int nw = 0, nb = 0;
+    for (int t = TB_PAWN; t <= TB_KING; t++) {
+        nw += count[TB_WHITE][t];
+        nb += count[TB_BLACK][t];
+    }
+    if (nw < nb) {
+        first = TB_BLACK;
+    } else if (nw == nb) {
+        /* Compare piece lists letter by letter (K < Q < ... < P): the side
+         * with the weaker list goes second. */
+        char w[8], b[8];
+        int iw = 0, ib = 0;
+        for (int i = 0; i < 6; i++) {
+            for (int k = 0; k < count[TB_WHITE][types[i]] && iw < 7; k++)
+                w[iw++] = (char)i;
+            for (int k = 0; k < count[TB_BLACK][types[i]] && ib < 7; k++)
+                b[ib++] = (char)i;
+        }
+        if (memcmp(b, w, (size_t)iw) < 0)
+            first = TB_BLACK;
+    }
+    size_t at = 0;
+    for (int side = 0; side < 2; side++) {
+        int color = side == 0 ? first : !first;
+        if (side == 1 && at + 1 < size)
+            out[at++] = 'v';
+        for (int i = 0; i < 6; i++)
+            for (int k = 0; k < count[color][types[i]]; k++)
+                if (at + 1 < size)
+                    out[at++] = letters[i];
+    }
+    if (size)
+        out[at < size ? at : size - 1] = '\0';
+}

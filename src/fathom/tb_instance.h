@@ -1,0 +1,93 @@
+/*
+ * tb_instance.h - internal: the instance (registry of tables, lazy
+ * mapping) shared by tb_instance.c and tb_probe.c.  Not installed.
+ */
+#ifndef PYFATHOM_TB_INSTANCE_H
+#define PYFATHOM_TB_INSTANCE_H
+
+#include "fathom.h"
+#include "tb_table.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+typedef CRITICAL_SECTION tb_mutex;
+#else
+#include <pthread.h>
+typedef pthread_mutex_t tb_mutex;
+#endif
+
+enum { SLOT_UNLOADED = 0, SLOT_READY = 1, SLOT_FAILED = 2 };
+
+/* One file (WDL or DTZ) of a material; mapped on first use. */
+typedef struct tb_slot {
+    char *path;   /* NULL: no such file registered */
+    int state;    /* SLOT_*, read with acquire, written under init_lock */
+    int error;    /* status when SLOT_FAILED */
+    tb_table table;
+} tb_slot;
+
+typedef struct tb_entry {
+    tb_material mat;
+    tb_slot wdl, dtz;
+} tb_entry;
+
+typedef struct tb_hash_cell {
+    tb_key key;
+    tb_entry *entry;
+} tb_hash_cell;
+
+struct fathom_tb {
+    tb_consts consts;
+    tb_entry **entries; /* individually allocated: pointers stay valid */
+    size_t num_entries, cap_entries;
+    tb_hash_cell *hash; /* open addressing, both colour orientations */
+    size_t hash_mask;
+    unsigned largest;
+    unsigned mapped;    /* atomic counter of mapped files */
+    tb_mutex init_lock; /* taken only while a table is being mapped */
+};
+
+/* Where a failure happened, for fathom_detail. */
+typedef struct tb_failure {
+    tb_key key;            /* material of the table involved (0: none) */
+    const tb_entry *entry; /* registered entry, if any */
+    int is_dtz;
+} tb_failure;
+
+/* The registered entry for a material, or NULL. */
+static inline tb_entry *tb_lookup(const fathom_tb *tb, tb_key key)
+{
+    if (!tb->hash)
+        return NULL;
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & tb->hash_mask;
+    for (;;) {
+        const tb_hash_cell *cell = &tb->hash[i];
+        if (cell->key == key)
+            return cell->entry;
+        if (cell->key == 0)
+            return NULL;
+        i = (i + 1) & tb->hash_mask;
+    }
+}
+
+/*
+ * Make sure a slot is mapped and parsed.  Lock-free once ready; the first
+ * caller maps it under the instance lock while others wait for it.
+ */
+int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz);
+
+static inline int tb_slot_ready(fathom_tb *tb, tb_entry *entry, tb_slot *slot,
+                                int is_dtz)
+{
+    int state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+    if (state == SLOT_READY)
+        return FATHOM_OK;
+    if (state == SLOT_FAILED)
+        return slot->error;
+    return tb_slot_load(tb, entry, slot, is_dtz);
+}
+
+/* Table name for a material key, stronger side first ("KRvKP"). */
+void tb_key_name(tb_key key, char *out, size_t size);
+
+#endif /* PYFATHOM_TB_INSTANCE_H */

@@ -1,0 +1,996 @@
+/*
+ * tb_table.c - the Syzygy file format.
+ *
+ * Layout of a file (all offsets checked against the mapped size):
+ *   magic (4 bytes), flags (1 byte: bit 0 two sides stored, bit 1 four
+ *   pawn files), per file and side the piece order, then per (file, side)
+ *   a pairs header (Huffman code lengths and symbol tree), DTZ value maps,
+ *   then all index tables, all block size tables, and the 64-byte aligned
+ *   compressed blocks.
+ */
+#include "tb_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fathom.h"
+
+#define WDL_MAGIC 0x5d23e871u
+#define DTZ_MAGIC 0xa50c66d7u
+
+/* ------------------------------------------------------------------ */
+/* Index constants                                                     */
+/* ------------------------------------------------------------------ */
+
+static int file_of(int sq) { return sq & 7; }
+static int rank_of(int sq) { return sq >> 3; }
+/* Above (> 0), on (0) or below (< 0) the a1-h8 diagonal. */
+static int off_diagonal(int sq) { return rank_of(sq) - file_of(sq); }
+static int flip_diagonal(int sq) { return ((sq >> 3) | (sq << 3)) & 63; }
+
+void tb_consts_init(tb_consts *c)
+{
+    memset(c, 0, sizeof *c);
+
+    for (int n = 0; n <= 64; n++)
+        for (int k = 0; k <= TB_PIECES; k++) {
+            if (k == 0)
+                c->binom[k][n] = 1;
+            else if (n == 0)
+                c->binom[k][n] = 0;
+            else
+                c->binom[k][n] = c->binom[k - 1][n - 1] + c->binom[k][n - 1];
+        }
+
+    /*
+     * The a1-d1-d4 triangle: off-diagonal squares b1 c1 d1 c2 d2 d3 are
+     * classes 0..5, diagonal squares a1 b2 c3 d4 are classes 6..9.  Every
+     * other square takes the class of its image under the board's
+     * symmetries.
+     */
+    static const uint8_t class_square[10] = {1, 2, 3, 10, 11, 19, 0, 9, 18, 27};
+    for (int sq = 0; sq < 64; sq++) {
+        int f = file_of(sq), r = rank_of(sq);
+        if (f > 3)
+            f = 7 - f;
+        if (r > 3)
+            r = 7 - r;
+        if (r > f) {
+            int tmp = r;
+            r = f;
+            f = tmp;
+        }
+        int canonical = r * 8 + f;
+        for (int i = 0; i < 10; i++)
+            if (class_square[i] == canonical)
+                c->triangle[sq] = (uint8_t)i;
+    }
+
+    /* Squares strictly below the diagonal are counted rank by rank; the
+     * diagonal itself comes last (28..35); the upper half mirrors. */
+    int next = 0;
+    for (int r = 0; r < 8; r++)
+        for (int f = r + 1; f < 8; f++) {
+            c->lower[r * 8 + f] = (uint8_t)next;
+            c->lower[f * 8 + r] = (uint8_t)next;
+            next++;
+        }
+    for (int i = 0; i < 8; i++) {
+        c->lower[i * 9] = (uint8_t)(28 + i);
+        c->diag[i * 9] = (uint8_t)i;          /* a1 .. h8 */
+        c->diag[(i + 1) * 7] = (uint8_t)(8 + i); /* h1 .. a8 */
+    }
+
+    /* Two kings: first king in its triangle class, second anywhere not
+     * adjacent.  With the first king on the diagonal the second may not be
+     * above it; pairs with both on the diagonal are numbered last. */
+    for (int i = 0; i < 10; i++)
+        for (int sq = 0; sq < 64; sq++)
+            c->kk_index[i][sq] = -1;
+    int code = 0;
+    int both_diag[10][8], both_count[10];
+    for (int i = 0; i < 10; i++) {
+        int k1 = class_square[i];
+        both_count[i] = 0;
+        uint64_t near = tb_king_attacks(k1) | (1ULL << k1);
+        for (int k2 = 0; k2 < 64; k2++) {
+            if ((near >> k2) & 1)
+                continue;
+            if (off_diagonal(k1) == 0 && off_diagonal(k2) > 0)
+                continue;
+            if (off_diagonal(k1) == 0 && off_diagonal(k2) == 0)
+                both_diag[i][both_count[i]++] = k2;
+            else
+                c->kk_index[i][k2] = (int16_t)code++;
+        }
+    }
+    for (int i = 0; i < 10; i++)
+        for (int j = 0; j < both_count[i]; j++)
+            c->kk_index[i][both_diag[i][j]] = (int16_t)code++;
+
+    /* Pawns: the leading pawn's square on files a-d, ranks 2-7, numbered
+     * file by file; other leading pawns ordered from the centre files and
+     * the seventh rank outwards. */
+    for (int sq = 8; sq < 56; sq++) {
+        int f = file_of(sq), r = rank_of(sq);
+        int edge = f < 4 ? f : 7 - f; /* 0 = a/h file .. 3 = d/e file */
+        c->flap[sq] = (uint8_t)(edge * 6 + (r - 1));
+        c->ptwist[sq] = (uint8_t)((3 - edge) * 12 + (6 - r) * 2 + (f < 4));
+    }
+    for (int lead = 0; lead < 6; lead++) {
+        for (int file = 0; file < 4; file++) {
+            uint64_t total = 0;
+            for (int r = 1; r <= 6; r++) {
+                int sq = r * 8 + file;
+                int j = file * 6 + (r - 1);
+                c->pawn_index[lead][j] = total;
+                total += lead == 0 ? 1 : c->binom[lead][c->ptwist[sq]];
+            }
+            c->pawn_factor[lead][file] = total;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Material from file names                                            */
+/* ------------------------------------------------------------------ */
+
+static int piece_letter(char ch)
+{
+    switch (ch) {
+    case 'P': return TB_PAWN;
+    case 'N': return TB_KNIGHT;
+    case 'B': return TB_BISHOP;
+    case 'R': return TB_ROOK;
+    case 'Q': return TB_QUEEN;
+    case 'K': return TB_KING;
+    default: return 0;
+    }
+}
+
+static tb_key key_of_counts(const uint8_t count[2][7], int mirror)
+{
+    tb_key key = 0;
+    for (int t = TB_PAWN; t <= TB_KING; t++) {
+        key |= (tb_key)count[TB_WHITE ^ mirror][t] << (4 * (t - 1));
+        key |= (tb_key)count[TB_BLACK ^ mirror][t] << (4 * (t - 1) + 24);
+    }
+    return key;
+}
+
+int tb_material_parse(const char *name, size_t len, tb_material *out)
+{
+    memset(out, 0, sizeof *out);
+    if (len < 3 || len >= sizeof out->name)
+        return 0;
+    int side = TB_WHITE, seen_v = 0, prev = 7;
+    for (size_t i = 0; i < len; i++) {
+        if (name[i] == 'v') {
+            if (seen_v || i == 0)
+                return 0;
+            seen_v = 1;
+            side = TB_BLACK;
+            prev = 7;
+            continue;
+        }
+        int t = piece_letter(name[i]);
+        /* Each side lists its pieces king first, strongest to weakest. */
+        if (!t || t > prev || (t == TB_KING && prev != 7) ||
+            (prev == 7 && t != TB_KING))
+            return 0;
+        prev = t;
+        out->count[side][t]++;
+        out->num++;
+    }
+    if (!seen_v || name[len - 1] == 'v' || out->num > TB_PIECES)
+        return 0;
+    if (out->count[TB_WHITE][TB_KING] != 1 || out->count[TB_BLACK][TB_KING] != 1)
+        return 0;
+    memcpy(out->name, name, len);
+    out->name[len] = '\0';
+    out->has_pawns = out->count[0][TB_PAWN] || out->count[1][TB_PAWN];
+    out->key = key_of_counts(out->count, 0);
+    out->mirror_key = key_of_counts(out->count, 1);
+    out->symmetric = out->key == out->mirror_key;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Header parsing                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Multiply with overflow detection (indices must fit in 64 bits). */
+static int mul_ok(uint64_t *acc, uint64_t factor)
+{
+    if (factor != 0 && *acc > UINT64_MAX / factor)
+        return 0;
+    *acc *= factor;
+    return 1;
+}
+
+/* Group equal pieces after the first `lead` ones (which norm[0] covers). */
+static void group_pieces(tb_enc *e, int num, int lead_groups_end)
+{
+    for (int i = lead_groups_end; i < num;) {
+        int j = i;
+        while (j < num && e->pieces[j] == e->pieces[i])
+            j++;
+        e->norm[i] = (uint8_t)(j - i);
+        i = j;
+    }
+}
+
+/* Factors for a pawnless table; `order` is where the leading group goes. */
+static int factors_pieces(tb_enc *e, const tb_table *t, const tb_consts *c,
+                          int order)
+{
+    memset(e->norm, 0, sizeof e->norm);
+    e->norm[0] = t->enc_type == 0 ? 3 : 2;
+    group_pieces(e, t->num, e->norm[0]);
+
+    uint64_t f = 1;
+    int remaining = 64 - e->norm[0];
+    int placed_lead = 0;
+    int i = e->norm[0];
+    for (int k = 0; i < t->num || k == order; k++) {
+        if (k == order) {
+            e->factor[0] = f;
+            if (!mul_ok(&f, t->enc_type == 0 ? 31332 : 462))
+                return 0;
+            placed_lead = 1;
+        } else {
+            e->factor[i] = f;
+            if (remaining < 0 || !mul_ok(&f, c->binom[e->norm[i]][remaining]))
+                return 0;
+            remaining -= e->norm[i];
+            i += e->norm[i];
+        }
+    }
+    e->size = f;
+    return placed_lead;
+}
+
+/* Factors for a pawn table on `file`; order2 == 15 when one colour has
+ * no pawns. */
+static int factors_pawns(tb_enc *e, const tb_table *t, const tb_consts *c,
+                         int order, int order2, int file)
+{
+    memset(e->norm, 0, sizeof e->norm);
+    e->norm[0] = t->pawns[0];
+    if (t->pawns[1])
+        e->norm[t->pawns[0]] = t->pawns[1];
+    group_pieces(e, t->num, t->pawns[0] + t->pawns[1]);
+
+    int i = e->norm[0];
+    if (order2 < 15)
+        i += e->norm[i];
+    int remaining = 64 - i;
+    uint64_t f = 1;
+    int placed = 0;
+    for (int k = 0; i < t->num || k == order || k == order2; k++) {
+        if (k == order) {
+            e->factor[0] = f;
+            if (!mul_ok(&f, c->pawn_factor[e->norm[0] - 1][file]))
+                return 0;
+            placed++;
+        } else if (k == order2) {
+            e->factor[e->norm[0]] = f;
+            if (!mul_ok(&f, c->binom[e->norm[e->norm[0]]][48 - e->norm[0]]))
+                return 0;
+        } else {
+            e->factor[i] = f;
+            if (remaining < 0 || !mul_ok(&f, c->binom[e->norm[i]][remaining]))
+                return 0;
+            remaining -= e->norm[i];
+            i += e->norm[i];
+        }
+        if (k > 2 * TB_PIECES)
+            return 0;
+    }
+    e->size = f;
+    return placed == 1;
+}
+
+/* The header's piece list must be the material the file name promises. */
+static int pieces_match(const uint8_t *pieces, int num, const uint8_t count[2][7])
+{
+    uint8_t seen[2][7];
+    memset(seen, 0, sizeof seen);
+    for (int i = 0; i < num; i++) {
+        int type = pieces[i] & 7, color = pieces[i] & 8 ? TB_BLACK : TB_WHITE;
+        if (type < TB_PAWN || type > TB_KING || pieces[i] > 15)
+            return 0;
+        seen[color][type]++;
+    }
+    return memcmp(seen, count, sizeof seen) == 0;
+}
+
+/* Compute the expansion length of every symbol of the tree, iteratively
+ * and with cycle detection, since the tree comes from an untrusted file. */
+static int compute_sym_len(tb_pairs *p, const tb_map *map)
+{
+    uint32_t n = p->num_syms;
+    uint8_t *state = (uint8_t *)calloc(n ? n : 1, 1); /* 0 new, 1 open, 2 done */
+    uint32_t *stack = (uint32_t *)malloc(sizeof(uint32_t) * (n ? n : 1));
+    if (!state || !stack) {
+        free(state);
+        free(stack);
+        return FATHOM_ERR_NO_MEMORY;
+    }
+    int status = FATHOM_OK;
+    for (uint32_t root = 0; root < n && status == FATHOM_OK; root++) {
+        if (state[root] == 2)
+            continue;
+        uint32_t depth = 0;
+        stack[depth++] = root;
+        state[root] = 1;
+        while (depth > 0) {
+            uint32_t s = stack[depth - 1];
+            const uint8_t *w = map->data + p->sym_pattern + 3 * (uint64_t)s;
+            uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
+            uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
+            if (right == 0xfff) {
+                p->sym_len[s] = 0;
+                state[s] = 2;
+                depth--;
+                continue;
+            }
+            if (left >= n || right >= n) {
+                status = FATHOM_ERR_CORRUPT;
+                break;
+            }
+            uint32_t pending = state[left] != 2 ? left : state[right] != 2 ? right : n;
+            if (pending < n) {
+                if (state[pending] == 1 || depth >= n) { /* a cycle */
+                    status = FATHOM_ERR_CORRUPT;
+                    break;
+                }
+                state[pending] = 1;
+                stack[depth++] = pending;
+                continue;
+            }
+            uint32_t len = (uint32_t)p->sym_len[left] + p->sym_len[right] + 1;
+            if (len > 0xffff) {
+                status = FATHOM_ERR_CORRUPT;
+                break;
+            }
+            p->sym_len[s] = (uint16_t)len;
+            state[s] = 2;
+            depth--;
+        }
+    }
+    free(state);
+    free(stack);
+    return status;
+}
+
+/*
+ * Read a pairs header at *ptr for a stream of `size` values and advance
+ * *ptr past it.  Region offsets (index, sizes, data) are filled in later.
+ */
+static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
+                       uint64_t size, int is_wdl, uint8_t *flags_out)
+{
+    memset(p, 0, sizeof *p);
+    uint64_t at = *ptr;
+    if (!tb_in_bounds(map, at, 2))
+        return FATHOM_ERR_CORRUPT;
+    const uint8_t *h = map->data + at;
+    *flags_out = h[0];
+    if (h[0] & 0x80) {
+        p->constant = 1;
+        p->const_value = is_wdl ? h[1] : 0;
+        *ptr = at + 2;
+        return FATHOM_OK;
+    }
+    if (!tb_in_bounds(map, at, 12))
+        return FATHOM_ERR_CORRUPT;
+    p->block_log = h[1];
+    p->idx_bits = h[2];
+    p->real_num_blocks = tb_u32le(h + 4);
+    p->num_blocks = p->real_num_blocks + h[3];
+    p->max_len = h[8];
+    p->min_len = h[9];
+    if (p->block_log > 31 || p->idx_bits == 0 || p->idx_bits > 63 ||
+        p->min_len == 0 || p->max_len < p->min_len || p->max_len > 63)
+        return FATHOM_ERR_CORRUPT;
+    unsigned lengths = (unsigned)p->max_len - p->min_len + 1;
+    p->lowest_sym = at + 10;
+    if (!tb_in_bounds(map, p->lowest_sym, 2ull * lengths + 2))
+        return FATHOM_ERR_CORRUPT;
+    p->num_syms = tb_u16le(map->data + p->lowest_sym + 2ull * lengths);
+    p->sym_pattern = p->lowest_sym + 2ull * lengths + 2;
+    if (!tb_in_bounds(map, p->sym_pattern, 3ull * p->num_syms))
+        return FATHOM_ERR_CORRUPT;
+    *ptr = p->sym_pattern + 3ull * p->num_syms + (p->num_syms & 1);
+    p->num_indices = (size + (1ull << p->idx_bits) - 1) >> p->idx_bits;
+    if (size > UINT64_MAX - (1ull << p->idx_bits))
+        return FATHOM_ERR_CORRUPT;
+
+    p->base = (uint64_t *)malloc(sizeof(uint64_t) * lengths);
+    p->sym_len = (uint16_t *)malloc(sizeof(uint16_t) * (p->num_syms ? p->num_syms : 1));
+    if (!p->base || !p->sym_len)
+        return FATHOM_ERR_NO_MEMORY;
+    int status = compute_sym_len(p, map);
+    if (status != FATHOM_OK)
+        return status;
+
+    /* Canonical Huffman: base[i] is the smallest code of length
+     * min_len + i, left-aligned in 64 bits; the longest length has 0. */
+    const uint8_t *low = map->data + p->lowest_sym;
+    p->base[lengths - 1] = 0;
+    for (int i = (int)lengths - 2; i >= 0; i--) {
+        uint64_t a = tb_u16le(low + 2 * i), b = tb_u16le(low + 2 * (i + 1));
+        p->base[i] = (p->base[i + 1] + a - b) / 2;
+    }
+    for (unsigned i = 0; i < lengths; i++) {
+        unsigned bits = p->min_len + i;
+        if (bits < 64) {
+            if (p->base[i] >> bits) /* would lose bits: not a prefix code */
+                return FATHOM_ERR_CORRUPT;
+            p->base[i] <<= 64 - bits;
+        }
+    }
+    return FATHOM_OK;
+}
+
+static void free_pairs(tb_pairs *p)
+{
+    free(p->base);
+    free(p->sym_len);
+    p->base = NULL;
+    p->sym_len = NULL;
+}
+
+void tb_table_close(tb_table *t)
+{
+    for (int i = 0; i < 8; i++)
+        free_pairs(&t->enc[i].pairs);
+    tb_unmap_file(&t->map);
+}
+
+/* Place index tables, size tables and 64-aligned data after the headers. */
+static int place_regions(tb_table *t, uint64_t ptr, int count)
+{
+    for (int i = 0; i < count; i++) {
+        tb_pairs *p = &t->enc[i].pairs;
+        p->index_table = ptr;
+        if (!p->constant)
+            ptr += 6 * p->num_indices;
+    }
+    for (int i = 0; i < count; i++) {
+        tb_pairs *p = &t->enc[i].pairs;
+        p->size_table = ptr;
+        if (!p->constant)
+            ptr += 2 * p->num_blocks;
+    }
+    for (int i = 0; i < count; i++) {
+        tb_pairs *p = &t->enc[i].pairs;
+        if (p->constant)
+            continue;
+        ptr = (ptr + 63) & ~(uint64_t)63;
+        p->data = ptr;
+        if (p->real_num_blocks > (UINT64_MAX >> 32) ||
+            !tb_in_bounds(&t->map, p->index_table, 6 * p->num_indices) ||
+            !tb_in_bounds(&t->map, p->size_table, 2 * p->num_blocks))
+            return FATHOM_ERR_CORRUPT;
+        ptr += p->real_num_blocks << p->block_log;
+        if (ptr > t->map.size)
+            return FATHOM_ERR_CORRUPT;
+    }
+    return FATHOM_OK;
+}
+
+/* DTZ value maps: four per file (one per WDL class), 8 or 16 bits wide. */
+static int read_dtz_maps(tb_table *t, uint64_t *ptr)
+{
+    for (int f = 0; f < t->files; f++) {
+        uint8_t flags = t->dtz_flags[f];
+        if (!(flags & 2))
+            continue;
+        int wide = (flags & 16) != 0;
+        if (wide)
+            *ptr += *ptr & 1;
+        for (int i = 0; i < 4; i++) {
+            uint32_t len;
+            if (!tb_in_bounds(&t->map, *ptr, wide ? 2 : 1))
+                return FATHOM_ERR_CORRUPT;
+            len = wide ? tb_u16le(t->map.data + *ptr) : t->map.data[*ptr];
+            *ptr += wide ? 2 : 1;
+            t->dtz_map_offset[f][i] = *ptr;
+            t->dtz_map_len[f][i] = len;
+            *ptr += (uint64_t)len * (wide ? 2 : 1);
+            if (*ptr > t->map.size)
+                return FATHOM_ERR_CORRUPT;
+        }
+    }
+    *ptr += *ptr & 1;
+    return FATHOM_OK;
+}
+
+static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
+{
+    const tb_map *map = &t->map;
+    if (map->size % 64 != 16)
+        return FATHOM_ERR_BAD_SIZE;
+    uint32_t magic = tb_u32le(map->data);
+    if (magic != (t->is_dtz ? DTZ_MAGIC : WDL_MAGIC))
+        return FATHOM_ERR_BAD_MAGIC;
+    uint8_t flags = map->data[4];
+    int split = flags & 1;
+    if (((flags & 2) != 0) != (mat->has_pawns != 0))
+        return FATHOM_ERR_CORRUPT;
+
+    t->num = mat->num;
+    t->has_pawns = mat->has_pawns;
+    t->symmetric = mat->symmetric;
+    t->files = mat->has_pawns ? 4 : 1;
+    t->sides = (!t->is_dtz && split) ? 2 : 1;
+    if (!t->is_dtz && !split && !mat->symmetric)
+        return FATHOM_ERR_CORRUPT; /* both sides needed, one stored */
+
+    uint64_t ptr = 5;
+    if (!mat->has_pawns) {
+        int unique = 0;
+        for (int s = 0; s < 2; s++)
+            for (int ty = TB_PAWN; ty <= TB_KING; ty++)
+                unique += mat->count[s][ty] == 1;
+        t->enc_type = unique >= 3 ? 0 : 2;
+        if (!tb_in_bounds(map, ptr, 1ull + t->num))
+            return FATHOM_ERR_CORRUPT;
+        const uint8_t *h = map->data + ptr;
+        int stored_sides = t->is_dtz ? 1 : 2;
+        for (int side = 0; side < stored_sides; side++) {
+            tb_enc *e = &t->enc[side < t->sides ? side : 0];
+            if (side >= t->sides)
+                continue;
+            int shift = side ? 4 : 0;
+            for (int i = 0; i < t->num; i++)
+                e->pieces[i] = (uint8_t)((h[1 + i] >> shift) & 15);
+            if (!factors_pieces(e, t, c, (h[0] >> shift) & 15))
+                return FATHOM_ERR_CORRUPT;
+        }
+        /* The header decides which colour is stored as white. */
+        uint8_t count[2][7];
+        memset(count, 0, sizeof count);
+        for (int i = 0; i < t->num; i++)
+            count[t->enc[0].pieces[i] & 8 ? TB_BLACK : TB_WHITE]
+                 [t->enc[0].pieces[i] & 7]++;
+        if (!((pieces_match(t->enc[0].pieces, t->num, mat->count)) ||
+              key_of_counts(count, 0) == mat->mirror_key))
+            return FATHOM_ERR_CORRUPT;
+        if (t->sides == 2 && !pieces_match(t->enc[1].pieces, t->num, count))
+            return FATHOM_ERR_CORRUPT;
+        t->white_key = key_of_counts(count, 0);
+        ptr += 1ull + t->num;
+    } else {
+        uint8_t white_pawns = mat->count[TB_WHITE][TB_PAWN];
+        uint8_t black_pawns = mat->count[TB_BLACK][TB_PAWN];
+        /* The colour with fewer (but some) pawns leads; white on ties. */
+        if (black_pawns && (!white_pawns || white_pawns > black_pawns)) {
+            t->pawns[0] = black_pawns;
+            t->pawns[1] = white_pawns;
+        } else {
+            t->pawns[0] = white_pawns;
+            t->pawns[1] = black_pawns;
+        }
+        t->white_key = mat->key;
+        int order_bytes = 1 + (t->pawns[1] > 0);
+        for (int f = 0; f < 4; f++) {
+            if (!tb_in_bounds(map, ptr, (uint64_t)order_bytes + t->num))
+                return FATHOM_ERR_CORRUPT;
+            const uint8_t *h = map->data + ptr;
+            for (int side = 0; side < t->sides; side++) {
+                tb_enc *e = &t->enc[f * t->sides + side];
+                int shift = side ? 4 : 0;
+                for (int i = 0; i < t->num; i++)
+                    e->pieces[i] = (uint8_t)((h[order_bytes + i] >> shift) & 15);
+                if (!pieces_match(e->pieces, t->num, mat->count))
+                    return FATHOM_ERR_CORRUPT;
+                int order = (h[0] >> shift) & 15;
+                int order2 = t->pawns[1] ? (h[1] >> shift) & 15 : 15;
+                if (!factors_pawns(e, t, c, order, order2, f))
+                    return FATHOM_ERR_CORRUPT;
+            }
+            ptr += (uint64_t)order_bytes + t->num;
+        }
+    }
+    ptr += ptr & 1;
+
+    int count = t->files * t->sides;
+    for (int i = 0; i < count; i++) {
+        uint8_t pair_flags = 0;
+        int status = setup_pairs(&t->enc[i].pairs, map, &ptr, t->enc[i].size,
+                                 !t->is_dtz, &pair_flags);
+        if (status != FATHOM_OK)
+            return status;
+        if (t->is_dtz)
+            t->dtz_flags[i] = pair_flags;
+    }
+    if (t->is_dtz) {
+        int status = read_dtz_maps(t, &ptr);
+        if (status != FATHOM_OK)
+            return status;
+    }
+    return place_regions(t, ptr, count);
+}
+
+int tb_table_open(tb_table *t, const char *path, const tb_material *mat,
+                  int is_dtz, const tb_consts *c)
+{
+    memset(t, 0, sizeof *t);
+    t->is_dtz = (uint8_t)(is_dtz != 0);
+    int status = tb_map_file(path, &t->map);
+    if (status != FATHOM_OK)
+        return status;
+    status = parse_table(t, mat, c);
+    if (status != FATHOM_OK)
+        tb_table_close(t);
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Position indexing                                                   */
+/* ------------------------------------------------------------------ */
+
+static void swap_sq(int *a, int *b)
+{
+    int tmp = *a;
+    *a = *b;
+    *b = tmp;
+}
+
+/* Index contribution of the groups from `start` on (plain combinations
+ * of the squares the earlier pieces leave free). */
+static uint64_t encode_groups(const tb_enc *e, const tb_consts *c, int *sq,
+                              int start, int num, int square_offset)
+{
+    uint64_t idx = 0;
+    for (int i = start; i < num;) {
+        int t = e->norm[i];
+        for (int a = i; a < i + t; a++)
+            for (int b = a + 1; b < i + t; b++)
+                if (sq[a] > sq[b])
+                    swap_sq(&sq[a], &sq[b]);
+        uint64_t s = 0;
+        for (int m = i; m < i + t; m++) {
+            int below = 0;
+            for (int l = 0; l < i; l++)
+                below += sq[m] > sq[l];
+            s += c->binom[m - i + 1][sq[m] - below - square_offset];
+        }
+        idx += s * e->factor[i];
+        i += t;
+        square_offset = 0;
+    }
+    return idx;
+}
+
+static uint64_t encode_pieces(const tb_table *t, const tb_enc *e,
+                              const tb_consts *c, int *sq)
+{
+    int n = t->num;
+    if (sq[0] & 4)
+        for (int i = 0; i < n; i++)
+            sq[i] ^= 7;
+    if (sq[0] & 32)
+        for (int i = 0; i < n; i++)
+            sq[i] ^= 56;
+    int first_off = 0;
+    while (first_off < n && off_diagonal(sq[first_off]) == 0)
+        first_off++;
+    int unique = t->enc_type == 0 ? 3 : 2;
+    if (first_off < unique && off_diagonal(sq[first_off]) > 0)
+        for (int i = 0; i < n; i++)
+            sq[i] = flip_diagonal(sq[i]);
+
+    uint64_t idx;
+    if (t->enc_type == 0) {
+        int i = sq[1] > sq[0];
+        int j = (sq[2] > sq[0]) + (sq[2] > sq[1]);
+        if (off_diagonal(sq[0]))
+            idx = c->triangle[sq[0]] * 63ull * 62 + (sq[1] - i) * 62ull + (sq[2] - j);
+        else if (off_diagonal(sq[1]))
+            idx = 6ull * 63 * 62 + c->diag[sq[0]] * 28ull * 62 +
+                  c->lower[sq[1]] * 62ull + (sq[2] - j);
+        else if (off_diagonal(sq[2]))
+            idx = 6ull * 63 * 62 + 4ull * 28 * 62 + c->diag[sq[0]] * 7ull * 28 +
+                  (c->diag[sq[1]] - i) * 28ull + c->lower[sq[2]];
+        else
+            idx = 6ull * 63 * 62 + 4ull * 28 * 62 + 4ull * 7 * 28 +
+                  c->diag[sq[0]] * 7ull * 6 + (c->diag[sq[1]] - i) * 6ull +
+                  (c->diag[sq[2]] - j);
+    } else {
+        int16_t kk = c->kk_index[c->triangle[sq[0]]][sq[1]];
+        idx = kk < 0 ? 0 : (uint64_t)kk; /* kings apart: validated earlier */
+    }
+    return idx * e->factor[0] + encode_groups(e, c, sq, unique, n, 0);
+}
+
+/* Move the leading pawn with the lowest flap value to sq[0]; its file
+ * (folded to a-d) selects the sub-table. */
+static int leading_pawn_file(const tb_table *t, const tb_consts *c, int *sq)
+{
+    for (int i = 1; i < t->pawns[0]; i++)
+        if (c->flap[sq[0]] > c->flap[sq[i]])
+            swap_sq(&sq[0], &sq[i]);
+    int f = sq[0] & 7;
+    return f < 4 ? f : 7 - f;
+}
+
+static uint64_t encode_pawns(const tb_table *t, const tb_enc *e,
+                             const tb_consts *c, int *sq)
+{
+    int n = t->num, lead = t->pawns[0];
+    if (sq[0] & 4)
+        for (int i = 0; i < n; i++)
+            sq[i] ^= 7;
+    for (int i = 1; i < lead; i++)
+        for (int j = i + 1; j < lead; j++)
+            if (c->ptwist[sq[i]] < c->ptwist[sq[j]])
+                swap_sq(&sq[i], &sq[j]);
+    uint64_t idx = c->pawn_index[lead - 1][c->flap[sq[0]]];
+    for (int i = lead - 1; i > 0; i--)
+        idx += c->binom[lead - i][c->ptwist[sq[i]]];
+    idx *= e->factor[0];
+    /* The other colour's pawns live on 48 squares (ranks 2-7). */
+    if (t->pawns[1])
+        idx += encode_groups(e, c, sq, lead, lead + t->pawns[1], 8);
+    return idx + encode_groups(e, c, sq, lead + t->pawns[1], n, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Decompression                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Value number `idx` of a stream.  Every read is checked: an index or
+ * block that points outside the file yields FATHOM_ERR_CORRUPT.
+ */
+static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
+                      uint32_t *value)
+{
+    if (p->constant) {
+        *value = p->const_value;
+        return FATHOM_OK;
+    }
+    const uint8_t *d = map->data;
+    uint64_t main_idx = idx >> p->idx_bits;
+    if (main_idx >= p->num_indices)
+        return FATHOM_ERR_CORRUPT;
+    int64_t lit = (int64_t)(idx & ((1ull << p->idx_bits) - 1)) -
+                  (int64_t)(1ull << (p->idx_bits - 1));
+    const uint8_t *entry = d + p->index_table + 6 * main_idx;
+    uint64_t block = tb_u32le(entry);
+    lit += tb_u16le(entry + 4);
+
+    const uint8_t *sizes = d + p->size_table;
+    if (lit < 0) {
+        while (lit < 0) {
+            if (block == 0)
+                return FATHOM_ERR_CORRUPT;
+            block--;
+            if (block >= p->num_blocks)
+                return FATHOM_ERR_CORRUPT;
+            lit += tb_u16le(sizes + 2 * block) + 1;
+        }
+    } else {
+        for (;;) {
+            if (block >= p->num_blocks)
+                return FATHOM_ERR_CORRUPT;
+            uint32_t block_len = tb_u16le(sizes + 2 * block);
+            if (lit <= (int64_t)block_len)
+                break;
+            lit -= (int64_t)block_len + 1;
+            block++;
+        }
+    }
+    if (block >= p->real_num_blocks)
+        return FATHOM_ERR_CORRUPT;
+
+    uint64_t at = p->data + (block << p->block_log);
+    const uint8_t *end = d + map->size;
+    const uint8_t *ptr = d + at;
+    if (end - ptr < 8)
+        return FATHOM_ERR_CORRUPT;
+    uint64_t code = tb_u64be(ptr);
+    ptr += 8;
+    int bits_free = 0; /* bits of `code` already consumed past 32 */
+    const uint8_t *low = d + p->lowest_sym;
+    const uint64_t *base = p->base;
+    int min_len = p->min_len;
+    uint32_t sym;
+    for (;;) {
+        int len = min_len;
+        while (code < base[len - min_len])
+            len++;
+        sym = tb_u16le(low + 2 * (len - min_len)) +
+              (uint32_t)((code - base[len - min_len]) >> (64 - len));
+        if (sym >= p->num_syms)
+            return FATHOM_ERR_CORRUPT;
+        if (lit < (int64_t)p->sym_len[sym] + 1)
+            break;
+        lit -= (int64_t)p->sym_len[sym] + 1;
+        code <<= len;
+        bits_free += len;
+        if (bits_free >= 32) {
+            bits_free -= 32;
+            if (end - ptr < 4)
+                return FATHOM_ERR_CORRUPT;
+            code |= (uint64_t)tb_u32be(ptr) << bits_free;
+            ptr += 4;
+        }
+    }
+    /* Walk down the symbol tree to the single value. */
+    const uint8_t *pattern = d + p->sym_pattern;
+    while (p->sym_len[sym]) {
+        const uint8_t *w = pattern + 3 * (uint64_t)sym;
+        uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
+        if (lit < (int64_t)p->sym_len[left] + 1) {
+            sym = left;
+        } else {
+            lit -= (int64_t)p->sym_len[left] + 1;
+            sym = ((uint32_t)w[2] << 4) | (w[1] >> 4);
+        }
+    }
+    const uint8_t *w = pattern + 3 * (uint64_t)sym;
+    *value = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
+    return FATHOM_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookups                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Which stored side and colour orientation the position corresponds to. */
+typedef struct orientation {
+    int color_flip;  /* 8: the table's white is the position's black */
+    int square_flip; /* 56: mirror ranks (pawn tables) */
+    int side;        /* stored side: 0 = table's white to move */
+} orientation;
+
+static orientation orient(const tb_table *t, const tb_pos *pos, tb_key pos_key)
+{
+    orientation o;
+    int white_to_move = pos->turn == TB_WHITE;
+    if (t->symmetric) {
+        o.color_flip = white_to_move ? 0 : 8;
+        o.square_flip = white_to_move ? 0 : 56;
+        o.side = 0;
+    } else if (pos_key != t->white_key) {
+        o.color_flip = 8;
+        o.square_flip = 56;
+        o.side = white_to_move;
+    } else {
+        o.color_flip = 0;
+        o.square_flip = 0;
+        o.side = !white_to_move;
+    }
+    return o;
+}
+
+/* Fill sq[from..] with the squares of the pieces listed in e->pieces. */
+static int fill_squares(const tb_enc *e, const tb_pos *pos, const orientation *o,
+                        int num, int from, int *sq, int square_flip)
+{
+    int i = from;
+    while (i < num) {
+        int code = e->pieces[i] ^ o->color_flip;
+        int color = code & 8 ? TB_BLACK : TB_WHITE;
+        uint64_t bb = pos->type[code & 7] & pos->color[color];
+        if (!bb)
+            return 0;
+        for (; bb; bb &= bb - 1) {
+            if (i >= num)
+                return 0;
+            sq[i++] = tb_lsb(bb) ^ square_flip;
+        }
+    }
+    return 1;
+}
+
+/* Locate the sub-table and compute the index; returns the encoding used. */
+static const tb_enc *index_position(const tb_table *t, const tb_consts *c,
+                                    const tb_pos *pos, const orientation *o,
+                                    int side, int *file, uint64_t *idx)
+{
+    int sq[TB_PIECES] = {0};
+    if (!t->has_pawns) {
+        const tb_enc *e = &t->enc[side];
+        if (!fill_squares(e, pos, o, t->num, 0, sq, 0))
+            return NULL;
+        *file = 0;
+        *idx = encode_pieces(t, e, c, sq);
+        return e;
+    }
+    /* The leading pawns decide the file, then the file's piece order. */
+    int lead_code = t->enc[0].pieces[0] ^ o->color_flip;
+    uint64_t bb = pos->type[lead_code & 7] &
+                  pos->color[lead_code & 8 ? TB_BLACK : TB_WHITE];
+    int i = 0;
+    for (; bb && i < t->pawns[0]; bb &= bb - 1)
+        sq[i++] = tb_lsb(bb) ^ o->square_flip;
+    if (i != t->pawns[0] || bb)
+        return NULL;
+    int f = leading_pawn_file(t, c, sq);
+    const tb_enc *e = &t->enc[f * t->sides + side];
+    if (!fill_squares(e, pos, o, t->num, i, sq, o->square_flip))
+        return NULL;
+    *file = f;
+    *idx = encode_pawns(t, e, c, sq);
+    return e;
+}
+
+int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                 tb_key pos_key, int *wdl)
+{
+    orientation o = orient(t, pos, pos_key);
+    if (o.side >= t->sides)
+        return FATHOM_ERR_CORRUPT;
+    int file;
+    uint64_t idx;
+    const tb_enc *e = index_position(t, c, pos, &o, o.side, &file, &idx);
+    if (!e || idx >= e->size)
+        return FATHOM_ERR_CORRUPT;
+    uint32_t value;
+    int status = decompress(&e->pairs, &t->map, idx, &value);
+    if (status != FATHOM_OK)
+        return status;
+    if (value > 4)
+        return FATHOM_ERR_CORRUPT;
+    *wdl = (int)value - 2;
+    return FATHOM_OK;
+}
+
+int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                 tb_key pos_key, int wdl, int *dtz, int *precise, int *stored)
+{
+    /* Which of the four value maps a WDL class uses, and the flag that
+     * says its values are stored in plies rather than moves. */
+    static const int map_of_wdl[5] = {1, 3, 0, 2, 0};
+    static const int plies_flag[5] = {8, 0, 0, 0, 4};
+
+    orientation o = orient(t, pos, pos_key);
+    *stored = 0;
+    int file = 0;
+    if (t->has_pawns) {
+        /* The file is known only after finding the leading pawn. */
+        int sq[TB_PIECES] = {0};
+        int lead_code = t->enc[0].pieces[0] ^ o.color_flip;
+        uint64_t bb = pos->type[lead_code & 7] &
+                      pos->color[lead_code & 8 ? TB_BLACK : TB_WHITE];
+        int i = 0;
+        for (; bb && i < t->pawns[0]; bb &= bb - 1)
+            sq[i++] = tb_lsb(bb) ^ o.square_flip;
+        if (i != t->pawns[0] || bb)
+            return FATHOM_ERR_CORRUPT;
+        file = leading_pawn_file(t, c, sq);
+        if ((t->dtz_flags[file] & 1) != o.side)
+            return FATHOM_OK;
+    } else if ((t->dtz_flags[0] & 1) != o.side && !t->symmetric) {
+        return FATHOM_OK;
+    }
+
+    uint64_t idx;
+    const tb_enc *e = index_position(t, c, pos, &o, 0, &file, &idx);
+    if (!e || idx >= e->size)
+        return FATHOM_ERR_CORRUPT;
+    uint32_t value;
+    int status = decompress(&e->pairs, &t->map, idx, &value);
+    if (status != FATHOM_OK)
+        return status;
+
+    uint8_t flags = t->dtz_flags[file];
+    if (flags & 2) {
+        int m = map_of_wdl[wdl + 2];
+        if (value >= t->dtz_map_len[file][m])
+            return FATHOM_ERR_CORRUPT;
+        const uint8_t *base = t->map.data + t->dtz_map_offset[file][m];
+        value = (flags & 16) ? tb_u16le(base + 2 * (uint64_t)value) : base[value];
+    }
+    int rounded = !(flags & plies_flag[wdl + 2]) || wdl == 1 || wdl == -1;
+    *dtz = rounded ? 2 * (int)value : (int)value;
+    *precise = !rounded;
+    *stored = 1;
+    return FATHOM_OK;
+}

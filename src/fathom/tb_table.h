@@ -1,0 +1,141 @@
+/*
+ * tb_table.h - decoding of one Syzygy table file: header, piece order and
+ * index factors, Huffman-coded blocks ("pairs"), position indexing and the
+ * DTZ value maps.  Knows the file format, not the rules of chess beyond
+ * where pieces stand.
+ */
+#ifndef PYFATHOM_TB_TABLE_H
+#define PYFATHOM_TB_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_chess.h"
+#include "tb_io.h"
+
+#define TB_PIECES 7
+
+/*
+ * Index arithmetic shared by all tables.  Computed once per instance so
+ * the library keeps no global state.
+ */
+typedef struct tb_consts {
+    uint64_t binom[TB_PIECES + 1][65]; /* binom[k][n] = n choose k */
+    int16_t kk_index[10][64];          /* two kings, first in a1-d1-d4 */
+    uint64_t pawn_index[6][24];        /* leading pawns - 1, flap square */
+    uint64_t pawn_factor[6][4];        /* leading pawns - 1, file a..d */
+    uint8_t triangle[64];              /* a1-d1-d4 symmetry class */
+    uint8_t diag[64];                  /* index along the two long diagonals */
+    uint8_t lower[64];                 /* index below/on the a1-h8 diagonal */
+    uint8_t flap[64];                  /* leading pawn square -> 0..23 */
+    uint8_t ptwist[64];                /* order of other leading pawns */
+} tb_consts;
+
+void tb_consts_init(tb_consts *c);
+
+/*
+ * Material signature: 4 bits per (colour, piece type), white in bits
+ * 0..23 (pawn first), black in bits 24..47.
+ */
+typedef uint64_t tb_key;
+
+static inline tb_key tb_key_of(const tb_pos *pos, int mirror)
+{
+    tb_key key = 0;
+    uint64_t white = pos->color[TB_WHITE ^ mirror];
+    uint64_t black = pos->color[TB_BLACK ^ mirror];
+    for (int t = TB_PAWN; t <= TB_KING; t++) {
+        key |= (tb_key)tb_popcount(pos->type[t] & white) << (4 * (t - 1));
+        key |= (tb_key)tb_popcount(pos->type[t] & black) << (4 * (t - 1) + 24);
+    }
+    return key;
+}
+
+/* The material a table file name describes (e.g. "KRPvKR"). */
+typedef struct tb_material {
+    uint8_t count[2][7]; /* [TB_WHITE/TB_BLACK][piece type]; white = left */
+    uint8_t num;         /* number of pieces */
+    uint8_t has_pawns;
+    uint8_t symmetric;
+    tb_key key;        /* white = left of the 'v' */
+    tb_key mirror_key; /* colours swapped */
+    char name[16];
+} tb_material;
+
+/*
+ * Parse a normalised table name such as "KRPvKR" (one king each side, at
+ * most TB_PIECES pieces, stronger side first as the files are named).
+ * RETURN: 1 on success.
+ */
+int tb_material_parse(const char *name, size_t len, tb_material *out);
+
+/* Huffman-coded value stream of one (file, side) of a table. */
+typedef struct tb_pairs {
+    uint64_t index_table; /* file offsets of the three regions */
+    uint64_t size_table;
+    uint64_t data;
+    uint64_t lowest_sym;  /* u16 per code length: first symbol of it */
+    uint64_t sym_pattern; /* 3 bytes per symbol: two children or a value */
+    uint64_t *base;       /* per code length: smallest left-aligned code */
+    uint16_t *sym_len;    /* per symbol: values it expands to, minus one */
+    uint64_t num_indices;
+    uint64_t num_blocks;
+    uint64_t real_num_blocks;
+    uint32_t num_syms;
+    uint8_t block_log;
+    uint8_t idx_bits;
+    uint8_t min_len;
+    uint8_t max_len;
+    uint8_t constant;  /* the whole stream is one value */
+    uint16_t const_value;
+} tb_pairs;
+
+/* Piece order and index factors for one (file, side). */
+typedef struct tb_enc {
+    uint64_t factor[TB_PIECES];
+    uint8_t pieces[TB_PIECES]; /* piece codes: type | 8 for black */
+    uint8_t norm[TB_PIECES];   /* size of the group starting here */
+    uint64_t size;             /* number of indices */
+    tb_pairs pairs;
+} tb_enc;
+
+typedef struct tb_table {
+    tb_map map;
+    uint8_t is_dtz;
+    uint8_t num;
+    uint8_t has_pawns;
+    uint8_t symmetric;
+    uint8_t enc_type;  /* pawnless: 0 = three unique pieces, 2 = kings only */
+    uint8_t pawns[2];  /* leading pawns, other colour's pawns */
+    uint8_t files;     /* 1, or 4 for pawn tables (files a-d) */
+    uint8_t sides;     /* WDL: 1 or 2 stored sides; DTZ: 1 */
+    tb_key white_key;  /* the material the table stores as white */
+    tb_enc enc[8];     /* [file * sides + side] */
+    /* DTZ only */
+    uint8_t dtz_flags[4];
+    uint64_t dtz_map_offset[4][4]; /* per file, per WDL class */
+    uint32_t dtz_map_len[4][4];
+} tb_table;
+
+/*
+ * Map and parse a table file.  On failure nothing stays mapped or
+ * allocated.  RETURN: FATHOM_OK or FATHOM_ERR_{IO,BAD_SIZE,BAD_MAGIC,
+ * CORRUPT,NO_MEMORY}.
+ */
+int tb_table_open(tb_table *t, const char *path, const tb_material *mat,
+                  int is_dtz, const tb_consts *c);
+void tb_table_close(tb_table *t);
+
+/*
+ * Raw lookups.  `pos_key` is tb_key_of(pos, 0).
+ * tb_table_wdl: *wdl in -2..2.
+ * tb_table_dtz: *stored = 0 when the table holds the other side to move;
+ * else *dtz (plies, before adding the zeroing move) and *precise.
+ * RETURN: FATHOM_OK or FATHOM_ERR_CORRUPT.
+ */
+int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                 tb_key pos_key, int *wdl);
+int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                 tb_key pos_key, int wdl, int *dtz, int *precise, int *stored);
+
+#endif /* PYFATHOM_TB_TABLE_H */
