@@ -256,10 +256,11 @@ size_t fathom_parse_fen_batch(const char *buf, const size_t *offsets,
 HEADERS = ["fathom.h", "tbprobe.h", "fen.h"]
 
 
-def _sources() -> list[str]:
-    """Every C file of the core, relative to the project root."""
+def _sources(absolute: bool = False) -> list[str]:
+    """Every C file of the core, relative to the project root (as setuptools
+    wants) or absolute (for a build from another directory)."""
     paths = sorted(glob.glob(os.path.join(HERE, SRC_DIR, "*.c")))
-    return [os.path.relpath(p, HERE) for p in paths]
+    return paths if absolute else [os.path.relpath(p, HERE) for p in paths]
 
 
 def _is_msvc() -> bool:
@@ -282,16 +283,26 @@ def _flags() -> tuple[list[str], list[str], list[str]]:
 ffi = cffi.FFI()
 ffi.cdef(CDEF_FATHOM + CDEF_TBPROBE + CDEF_FEN)
 
+# Run as a script, the build happens in build/cffi (objects and all) and the
+# module is then copied into pyfathom/; under setuptools, paths are relative
+# to the project root, which is the current directory there.
+_STANDALONE = __name__ == "__main__"
 _compile_args, _link_args, _libraries = _flags()
 ffi.set_source(
     "pyfathom._fathom",
     "".join(f'#include "{h}"\n' for h in HEADERS),
-    sources=_sources(),
-    include_dirs=[SRC_DIR],
+    sources=_sources(absolute=_STANDALONE),
+    include_dirs=[os.path.join(HERE, SRC_DIR) if _STANDALONE else SRC_DIR],
     extra_compile_args=_compile_args,
     extra_link_args=_link_args,
     libraries=_libraries,
 )
 
 if __name__ == "__main__":
-    ffi.compile(tmpdir=HERE, verbose=True)
+    import shutil
+
+    tmpdir = os.path.join(HERE, "build", "cffi")
+    built = ffi.compile(tmpdir=tmpdir, verbose=True)
+    target = os.path.join(HERE, "pyfathom", os.path.basename(built))
+    shutil.copyfile(built, target)
+    print(f"built {target}")

@@ -107,6 +107,13 @@ class TableFileError(OSError, FathomError):
     table: str = ""
     metric: str = ""
 
+    def __str__(self) -> str:
+        # OSError.__str__ would print "[Errno None] None: <filename>" once
+        # filename is set; our message already names the file.
+        if len(self.args) == 1:
+            return str(self.args[0])
+        return super().__str__()
+
 
 class CorruptTableError(TableFileError):
     """A table file is damaged: wrong magic, wrong size, or data pointing

@@ -258,7 +258,7 @@ class Tablebase:
 
         >>> with pyfathom.open_tablebase(TABLES) as tb:
         ...     tb.probe(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
-        Probe(wdl=WDL.LOSS, dtz=-53, dtz_precise=True)
+        Probe(wdl=WDL.LOSS, dtz=-53, dtz_precise=False)
 
         :raises: as :meth:`probe_dtz`.
         """

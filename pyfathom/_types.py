@@ -83,11 +83,16 @@ class RootMove(NamedTuple):
     """One legal move of a root position, from :meth:`pyfathom.Tablebase.probe_root`.
 
     ``wdl`` and ``dtz`` are from the point of view of the side playing the
-    move (a winning move has a positive ``dtz``), counted from the root
-    position, so ``dtz`` is the root's DTZ when this move keeps it.
-    ``rank`` is Fathom's / Stockfish's ``tbRank``: an integer where higher is
-    better; moves of equal outcome are ordered by it (shorter wins, longer
-    losses first).  The DTZ may be rounded: see :attr:`Probe.dtz_precise`.
+    move (a winning move has a positive ``dtz``), with ``dtz`` counted from
+    the root position: it is the root's DTZ when this move keeps it.  The
+    DTZ may be rounded: see :attr:`Probe.dtz_precise`.
+
+    ``rank`` is Fathom's / Stockfish's ``tbRank``, an integer where higher is
+    better.  It separates outcomes (wins within the 50-move rule rank
+    highest, then cursed wins by DTZ, draws, blessed losses, losses) but does
+    not separate moves of one outcome class: every win within the 50-move
+    rule has the same rank, as has every loss within it.
+    :attr:`RootProbe.moves` is further ordered by DTZ inside a rank.
     """
 
     move: chess.Move
@@ -98,8 +103,8 @@ class RootMove(NamedTuple):
     dtz: int
     """Signed DTZ in plies from the root position (see :attr:`Probe.dtz`)."""
     rank: int
-    """Higher is better (Fathom's tbRank); sorting by it gives the order of
-    :attr:`RootProbe.moves`."""
+    """Higher is better (Fathom's tbRank); :attr:`RootProbe.moves` is sorted
+    by it, best first, ties broken by DTZ."""
 
 
 class RootProbe(NamedTuple):

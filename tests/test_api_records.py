@@ -104,7 +104,7 @@ def _after(board: chess.Board, move: chess.Move) -> chess.Board:
 ROOT_FENS = [
     "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1",       # KRvK, black loses
     "4k3/8/4K3/8/8/8/8/7R w - - 0 1",        # mate in one
-    "8/8/8/8/8/8/5k2/4K1Q1 b - - 0 1",       # KQvK after Qg1: defender to move
+    "8/8/8/8/8/8/5k2/3K2Q1 b - - 0 1",       # KQvK, Kxg1 draws
     "8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1",     # KBNvK
     "8/4P3/8/8/8/8/1k6/3K4 w - - 0 1",       # promotion
     "8/8/8/8/2pP4/8/8/K1k5 b - d3 0 1",      # en passant available
@@ -173,7 +173,7 @@ def test_probe_root_en_passant(tablebase: pyfathom.Tablebase) -> None:
 def test_best_move_wins_within_50_moves(tablebase: pyfathom.Tablebase) -> None:
     # Playing best_move for both sides from a won position mates before a
     # 50-move draw.
-    for fen in ("8/8/8/8/8/8/2Rk4/1K6 w - - 0 1", "8/2K5/4B3/3N4/8/8/4k3/8 w - - 0 1",
+    for fen in ("8/8/8/8/8/8/2R5/1K1k4 w - - 0 1", "8/2K5/4B3/3N4/8/8/4k3/8 w - - 0 1",
                 "8/4P3/8/8/8/8/1k6/3K4 w - - 0 1"):
         board = chess.Board(fen)
         assert tablebase.probe_wdl(board) == WDL.WIN
@@ -192,7 +192,7 @@ def _client_code(open_tablebase: Callable[..., Any], directory: str) -> list[Any
     """Written against chess.syzygy's documented interface only."""
     results: list[Any] = []
     with open_tablebase(directory) as tablebase:
-        for fen in ("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1", "8/8/8/8/8/8/2Rk4/1K6 w - - 0 1",
+        for fen in ("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1", "8/8/8/8/8/8/2R5/1K1k4 w - - 0 1",
                     "1k6/1P6/1K6/8/8/8/8/8 w - - 0 1", chess.STARTING_FEN):
             board = chess.Board(fen)
             results.append(tablebase.get_wdl(board))
