@@ -396,9 +396,9 @@ def cmd_download(args: argparse.Namespace) -> int:
 def _mirror(args: argparse.Namespace, dest: Path) -> int:
     from . import download
 
-    checksums = download.read_checksums(args.checksums) if args.checksums else None
     bar = ProgressBar("", "B")
     try:
+        checksums = download.read_checksums(args.checksums) if args.checksums else None
         result = download.mirror(
             args.source, dest, checksums=checksums,
             progress=lambda name, done, total: bar.update(done, total, label=name),

@@ -1,0 +1,453 @@
+"""The ``pyfathom`` command line: probe, info, batch, table lookup, errors.
+
+Expected answers come from python-chess's own prober (the ``oracle``
+fixture) on the same tables, never from pyfathom.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import chess.syzygy
+import pytest
+
+from positions import ALL_TABLES, table_sample
+from pyfathom import batchio
+from pyfathom.cli import main, needed_materials, normalize_material
+
+KRK = "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"  # black to move, lost
+KPK_WIN = "8/8/8/8/8/1k6/3P4/3K4 w - - 0 1"
+STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+CHECKMATE = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch, tmp_path):
+    """No ambient tables: SYZYGY_PATH unset, the default dir empty."""
+    monkeypatch.delenv("SYZYGY_PATH", raising=False)
+    monkeypatch.setenv("PYFATHOM_HOME", str(tmp_path / "pyfathom-home"))
+
+
+def run(args, capsys):
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_one_line_error(err: str) -> None:
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("pyfathom: ")
+    assert "Traceback" not in err
+
+
+# --- help ---------------------------------------------------------------------------
+
+
+def test_python_m_pyfathom_help():
+    proc = subprocess.run([sys.executable, "-m", "pyfathom", "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("usage: pyfathom")
+    for command in ("download", "probe", "info", "batch"):
+        assert command in proc.stdout
+    for command in ("download", "probe", "info", "batch"):
+        proc = subprocess.run([sys.executable, "-m", "pyfathom", command, "--help"],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0 and proc.stdout.startswith(f"usage: pyfathom {command}")
+
+
+def test_usage_errors(capsys):
+    code, _, err = run([], capsys)
+    assert code == 2 and "a command is required" in err
+    code, _, err = run(["probe"], capsys)
+    assert code == 2 and "usage:" in err
+    code, _, err = run(["frobnicate"], capsys)
+    assert code == 2
+
+
+# --- probe ------------------------------------------------------------------------------
+
+
+def test_probe_text(syzygy_dir, oracle, capsys):
+    code, out, err = run(["probe", KRK, "--tables", str(syzygy_dir)], capsys)
+    assert code == 0, err
+    board = chess.Board(KRK)
+    lines = out.splitlines()
+    assert lines[0] == KRK
+    wdl, dtz = oracle.probe_wdl(board), oracle.probe_dtz(board)
+    assert wdl == -2
+    assert f"black to move: loss (WDL {wdl:+d}), DTZ {dtz}" in lines[1]
+    # A header and one row per legal move, columns aligned.
+    table = lines[lines.index(next(l for l in lines if l.strip().startswith("move"))):]
+    assert len(table) == 1 + board.legal_moves.count()
+    sans = {row.split()[0] for row in table[1:]}
+    assert sans == {board.san(m) for m in board.legal_moves}
+    assert len({len(row) for row in table}) == 1, "columns are aligned"
+    # The first row is the best move: it keeps the longest loss.
+    best = chess.Move.from_uci(json.loads(probe_json(syzygy_dir, KRK, capsys))[0]["best_move"])
+    assert table[1].split()[0] == board.san(best)
+
+
+def probe_json(syzygy_dir, fen, capsys) -> str:
+    code, out, err = run(["probe", fen, "--tables", str(syzygy_dir), "--json"], capsys)
+    assert code == 0, err
+    return out
+
+
+def test_probe_json_matches_python_chess(syzygy_dir, oracle, capsys):
+    fens = [KRK, KPK_WIN, "8/8/8/8/8/8/1k6/R3K3 w - - 0 1"]
+    rng = random.Random(5)
+    for key in ("KQvKR", "KRvKB", "KPvKP", "KBNvK", "KRPvK"):
+        fens += [b.fen() for b in table_sample(key, 3, seed=rng.randrange(1000))]
+    code, out, err = run(["probe", *fens, "--tables", str(syzygy_dir), "--json"], capsys)
+    assert code == 0, err
+    results = json.loads(out)
+    assert len(results) == len(fens)
+    for fen, result in zip(fens, results):
+        board = chess.Board(fen)
+        assert result["wdl"] == oracle.probe_wdl(board), fen
+        assert result["dtz"] == oracle.probe_dtz(board), fen
+        assert isinstance(result["dtz_precise"], bool)
+        assert {m["uci"] for m in result["moves"]} == {m.uci() for m in board.legal_moves}
+        for m in result["moves"]:
+            assert m["san"] == board.san(chess.Move.from_uci(m["uci"]))
+            assert m["wdl"] in (-2, -1, 0, 1, 2)
+        if result["moves"]:
+            best = result["moves"][0]
+            assert best["uci"] == result["best_move"]
+            # The best move keeps the position's outcome (clock 0 here).
+            assert best["wdl"] == result["wdl"], fen
+            after = board.copy()
+            after.push(chess.Move.from_uci(best["uci"]))
+            assert -oracle.probe_wdl(after) == best["wdl"] or after.is_checkmate(), fen
+
+
+def test_probe_rounded_dtz_says_n_or_n_plus_1(syzygy_dir, capsys, tablebase):
+    # Find a position whose DTZ is stored rounded, and check the note.
+    for board in table_sample("KRvK", 200, seed=3):
+        probe = tablebase.probe(board)
+        if not probe.dtz_precise and probe.dtz != 0:
+            break
+    else:
+        pytest.skip("no rounded DTZ among the sampled KRvK positions")
+    code, out, _ = run(["probe", board.fen(), "--tables", str(syzygy_dir)], capsys)
+    assert code == 0
+    other = probe.dtz + 1 if probe.dtz > 0 else probe.dtz - 1
+    assert f"DTZ {probe.dtz} or {other}" in out
+
+
+def test_probe_mate_and_stalemate(syzygy_dir, capsys):
+    assert chess.Board(CHECKMATE).is_checkmate() and chess.Board(STALEMATE).is_stalemate()
+    code, out, err = run(["probe", CHECKMATE, STALEMATE, "--tables", str(syzygy_dir)], capsys)
+    assert code == 0, err
+    assert "checkmate: black is mated" in out
+    assert "loss (WDL -2), DTZ -1" in out
+    assert "stalemate" in out and "draw (WDL +0), DTZ 0" in out
+    code, out, _ = run(["probe", CHECKMATE, "--tables", str(syzygy_dir), "--json"], capsys)
+    result = json.loads(out)[0]
+    assert (result["state"], result["best_move"], result["moves"]) == ("checkmate", None, [])
+
+
+@pytest.mark.parametrize("fen,words", [
+    ("not a fen", "invalid FEN"),
+    ("8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8"),  # no kings: invalid position
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "castling"),
+    ("r3k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "piece"),
+])
+def test_probe_bad_positions_one_line(syzygy_dir, capsys, fen, words):
+    code, out, err = run(["probe", fen, "--tables", str(syzygy_dir)], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    assert words.lower() in err.lower()
+    assert out == ""
+
+
+def test_probe_continues_after_a_bad_fen(syzygy_dir, capsys):
+    code, out, err = run(["probe", "bad fen", KRK, "--tables", str(syzygy_dir), "--json"], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    results = json.loads(out)
+    assert "error" in results[0] and results[1]["wdl"] == -2
+
+
+def test_probe_missing_table_one_line(tmp_path, syzygy_dir, capsys):
+    only = tmp_path / "only"
+    only.mkdir()
+    for name in ("KQvK.rtbw", "KQvK.rtbz"):
+        shutil.copy(syzygy_dir / name, only / name)
+    code, _, err = run(["probe", KRK, "--tables", str(only)], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    assert "KRvK" in err
+
+
+# --- where tables come from -------------------------------------------------------------
+
+
+def test_no_tables_tells_the_exact_command(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run(["probe", KRK, "--tables", str(empty)], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    assert err.rstrip().endswith(f"run: pyfathom download --dest {empty}")
+    # Default directory: the plain command fills it.
+    code, _, err = run(["probe", KRK], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    assert err.rstrip().endswith("run: pyfathom download")
+    assert str(tmp_path / "pyfathom-home" / "syzygy") in err
+
+
+def test_lookup_order(tmp_path, syzygy_dir, monkeypatch, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    # $SYZYGY_PATH (a list; empty entries and missing dirs are fine) is used...
+    monkeypatch.setenv("SYZYGY_PATH", os.pathsep.join(["", str(tmp_path / "missing"), str(syzygy_dir), ""]))
+    code, out, err = run(["probe", KRK], capsys)
+    assert code == 0, err
+    # ...but --tables wins over it.
+    code, _, err = run(["probe", KRK, "--tables", str(empty)], capsys)
+    assert code == 1 and "--tables" in err
+    # And $SYZYGY_PATH wins over the default directory.
+    default = tmp_path / "pyfathom-home" / "syzygy"
+    default.mkdir(parents=True)
+    for name in os.listdir(syzygy_dir):
+        shutil.copy(syzygy_dir / name, default / name)
+    monkeypatch.setenv("SYZYGY_PATH", str(empty))
+    code, _, err = run(["probe", KRK], capsys)
+    assert code == 1 and "SYZYGY_PATH" in err
+    monkeypatch.delenv("SYZYGY_PATH")
+    code, _, err = run(["probe", KRK], capsys)
+    assert code == 0, err
+
+
+# --- info -----------------------------------------------------------------------------------
+
+
+def test_info(syzygy_dir, capsys):
+    code, out, err = run(["info", "--tables", str(syzygy_dir), "KRvKQ"], capsys)
+    assert code == 0, err
+    assert "3-piece tables: 5 WDL, 5 DTZ" in out
+    assert "4-piece tables: 30 WDL, 30 DTZ" in out
+    assert "largest: 4 pieces" in out
+    assert "KQvKR: all 3 needed tables present" in out  # itself, KQvK, KRvK
+    code, out, _ = run(["info", "--tables", str(syzygy_dir), "KRPvKR"], capsys)
+    assert code == 1
+    line = next(l for l in out.splitlines() if l.startswith("KRPvKR:"))
+    missing = set(line.split(": ", 2)[2].split())
+    assert {"KRPvKR.rtbw", "KRPvKR.rtbz", "KRRvKR.rtbw", "KQRvKR.rtbz"} <= missing
+    assert not any(m.count("v") and len(m.split(".")[0]) - 1 <= 4 for m in missing), "4-piece ones exist"
+
+
+def test_info_bad_material_and_no_tables(tmp_path, syzygy_dir, capsys):
+    code, _, err = run(["info", "--tables", str(syzygy_dir), "KXvK"], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    code, _, err = run(["info", "--tables", str(tmp_path)], capsys)
+    assert code == 1 and "run: pyfathom download" in err
+
+
+def test_normalize_material_agrees_with_python_chess():
+    rng = random.Random(11)
+    for _ in range(500):
+        sides = ["K" + "".join(rng.choice("QRBNP") for _ in range(rng.randrange(0, 4))) for _ in range(2)]
+        material = "v".join(sides)
+        assert normalize_material(material) == chess.syzygy.normalize_tablename(material), material
+
+
+def test_needed_materials():
+    assert needed_materials("KRvK") == ["KRvK"]
+    assert needed_materials("KQvKR") == ["KQvKR", "KQvK", "KRvK"]
+    needed = needed_materials("KPvK")
+    assert set(needed) == {"KPvK", "KQvK", "KRvK", "KBvK", "KNvK"}
+    needed = set(needed_materials("KRPvKR"))
+    assert {"KRPvKR", "KRvKR", "KRPvK", "KRvKP", "KQRvKR", "KRRvKR", "KRBvKR", "KRNvKR",
+            "KRvK", "KPvK", "KQvKR", "KQvK"} <= needed
+    assert all(chess.syzygy.normalize_tablename(m) == m for m in needed)
+    assert "KvK" not in needed
+
+
+# --- batch ------------------------------------------------------------------------------------
+
+
+def make_batch_input(path: Path, n_good: int, bad: dict[int, str], seed: int = 1) -> list[str]:
+    """Write n_good valid positions (all 35 tables, FEN and EPD lines) with the
+    bad lines at the given 1-based line numbers; return every line."""
+    rng = random.Random(seed)
+    good = []
+    per_table = n_good // len(ALL_TABLES) + 1
+    for key in ALL_TABLES:
+        for board in table_sample(key, per_table, seed=seed, ep_share=0.1):
+            fen = board.fen(en_passant="fen")
+            if rng.random() < 0.3:
+                fen = " ".join(fen.split()[:4]) + ' id "x"; c0 "an EPD line";'
+            good.append(fen)
+    rng.shuffle(good)
+    good = good[:n_good]
+    lines = []
+    it = iter(good)
+    total = n_good + len(bad)
+    for number in range(1, total + 1):
+        lines.append(bad[number] if number in bad else next(it))
+    path.write_text("\n".join(lines) + "\n")
+    return lines
+
+
+BAD_LINES = {
+    3: "this is not a fen",
+    50: "",
+    777: "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",  # castling rights
+    1234: "r3k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",  # too many pieces
+    1500: "4k3/8/8/8/8/8/8/4K3 w - - 0 1 trailing",  # bad field count
+    2001: "8/8/8/8/8/8/8/8 w - - 0 1",  # no kings: not probed
+}
+
+
+def test_batch_rows_statuses_and_line_numbers(tmp_path, syzygy_dir, oracle, capsys):
+    src = tmp_path / "in.epd"
+    lines = make_batch_input(src, 2500, BAD_LINES)
+    out = tmp_path / "out.csv"
+    code, stdout, err = run(["batch", str(src), "--tables", str(syzygy_dir), "--dtz", "-o", str(out)], capsys)
+    assert code == 1
+    assert stdout == ""
+    for number in BAD_LINES:
+        assert f"{src}:{number}:" in err, number
+    assert err.count(f"{src}:") == len(BAD_LINES)
+    assert f"{len(lines)} lines: {len(lines) - len(BAD_LINES)} probed, {len(BAD_LINES)} bad" in err
+    with open(out, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["fen", "wdl", "dtz", "status"]
+    rows = rows[1:]
+    assert len(rows) == len(lines)
+    expect_status = {3: "invalid_fen", 50: "invalid_fen", 777: "castling", 1234: "too_many_pieces",
+                     1500: "invalid_fen", 2001: "failed"}
+    for number, (line, row) in enumerate(zip(lines, rows), 1):
+        fen, wdl, dtz, status = row
+        if number in BAD_LINES:
+            assert status == expect_status[number], (number, row)
+            assert wdl == "" and dtz == ""
+            continue
+        assert status == "ok", (number, line, row)
+        assert fen == " ".join(line.split()[:4] if '"' in line else line.split())
+        board = chess.Board(fen) if '"' not in line else chess.Board.from_epd(line)[0]
+        if number % 10 == 0:  # the oracle is slow: check every tenth row
+            assert int(wdl) == oracle.probe_wdl(board), line
+            assert int(dtz) == oracle.probe_dtz(board), line
+
+
+def test_batch_against_per_board_probes(tmp_path, syzygy_dir, tablebase, capsys):
+    """Every row equals the per-board API on the same positions (all 35 tables)."""
+    src = tmp_path / "in.fen"
+    lines = make_batch_input(src, 3500, {}, seed=2)
+    code, out, err = run(["batch", str(src), "--tables", str(syzygy_dir), "--dtz", "--threads", "2"], capsys)
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))[1:]
+    assert len(rows) == len(lines)
+    for line, (fen, wdl, dtz, status) in zip(lines, rows):
+        board = chess.Board.from_epd(line)[0] if '"' in line else chess.Board(line)
+        assert status == "ok"
+        assert (int(wdl), int(dtz)) == (tablebase.probe_wdl(board), tablebase.probe_dtz(board)), line
+
+
+def test_batch_jsonl_stdin_and_threads(tmp_path, syzygy_dir):
+    src = tmp_path / "in.fen"
+    lines = make_batch_input(src, 300, {10: "garbage"}, seed=3)
+    outputs = []
+    for threads in ("1", "2"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "pyfathom", "batch", "-", "--tables", str(syzygy_dir), "--format", "jsonl",
+             "--threads", threads],
+            input=src.read_text(), capture_output=True, text=True, timeout=120,
+        )
+        assert proc.returncode == 1
+        assert "-:10:" in proc.stderr and "Traceback" not in proc.stderr
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    rows = [json.loads(line) for line in outputs[0].splitlines()]
+    assert len(rows) == len(lines)
+    assert rows[9] == {"fen": "garbage", "wdl": None, "dtz": None, "status": "invalid_fen"}
+    assert all(r["status"] == "ok" and r["wdl"] in (-2, -1, 0, 1, 2) and r["dtz"] is None
+               for i, r in enumerate(rows) if i != 9)
+
+
+def test_batch_strict_stops_at_first_bad_line(tmp_path, syzygy_dir, capsys):
+    src = tmp_path / "in.fen"
+    make_batch_input(src, 400, {120: "bad line", 300: "also bad"})
+    code, out, err = run(["batch", str(src), "--tables", str(syzygy_dir), "--strict"], capsys)
+    assert code == 1
+    assert f"{src}:120:" in err and f"{src}:300:" not in err
+    rows = list(csv.reader(io.StringIO(out)))[1:]
+    assert len(rows) == 119
+    assert all(r[3] == "ok" for r in rows)
+
+
+def test_batch_all_good_exits_zero_and_empty_input(tmp_path, syzygy_dir, capsys):
+    src = tmp_path / "in.fen"
+    lines = make_batch_input(src, 100, {})
+    code, out, err = run(["batch", str(src), "--tables", str(syzygy_dir)], capsys)
+    assert code == 0, err
+    assert len(out.splitlines()) == len(lines) + 1
+    assert "100 lines: 100 probed, 0 bad" in err
+    empty = tmp_path / "empty.fen"
+    empty.write_text("")
+    code, out, err = run(["batch", str(empty), "--tables", str(syzygy_dir)], capsys)
+    assert code == 0 and out == "fen,wdl,dtz,status\n"
+
+
+def test_batch_errors_one_line(tmp_path, syzygy_dir, capsys):
+    code, _, err = run(["batch", str(tmp_path / "missing.fen"), "--tables", str(syzygy_dir)], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    src = tmp_path / "in.fen"
+    src.write_text(KRK + "\n")
+    code, _, err = run(["batch", str(src), "--tables", str(tmp_path / "nothing")], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+    assert "run: pyfathom download" in err
+    code, _, err = run(["batch", str(src), "--tables", str(syzygy_dir), "-o", str(tmp_path / "no" / "dir.csv")], capsys)
+    assert code == 1
+    assert_one_line_error(err)
+
+
+def test_batch_chunking_does_not_change_output(tmp_path, syzygy_dir, tablebase):
+    src = tmp_path / "in.fen"
+    lines = make_batch_input(src, 500, {1: "x", 64: "y", 65: ""}, seed=4)
+    results = []
+    for chunk_lines in (1, 7, 64, batchio.CHUNK_LINES):
+        out = io.StringIO()
+        with open(src, "rb") as f:
+            stats = batchio.run_batch(tablebase, f, out, dtz=True, threads=1, chunk_lines=chunk_lines)
+        assert (stats.lines, stats.bad) == (len(lines), 3)
+        results.append(out.getvalue())
+    assert len(set(results)) == 1
+
+
+@pytest.mark.parametrize("block", [None, 5, 1000])
+def test_read_chunks_line_handling(monkeypatch, block):
+    if block is not None:  # small reads: lines cross block boundaries
+        monkeypatch.setattr(batchio, "_BLOCK", block)
+    data = b"a\r\nbb\n\nccc"  # CRLF, empty line, last line without newline
+    chunks = list(batchio.read_chunks(io.BytesIO(data), 2))
+    got = [(c.first_line + i, c.data[o:o + n]) for c in chunks
+           for i, (o, n) in enumerate(zip(c.offsets.tolist(), c.lengths.tolist()))]
+    assert got == [(1, b"a\r"), (2, b"bb"), (3, b""), (4, b"ccc")]
+    assert all(len(c) <= 2 for c in chunks)
+    assert list(batchio.read_chunks(io.BytesIO(b""))) == []
+    assert sum(c.nbytes for c in chunks) == len(data)
+    # An overlong line is one flagged row; its text is cut to MAX_LINE.
+    long_line = b"x" * (batchio.MAX_LINE * 3)
+    for tail in (b"\nlast\n", b""):
+        chunks = list(batchio.read_chunks(io.BytesIO(b"first\n" + long_line + tail)))
+        rows = [(c.first_line + i, bool(c.too_long[i]), int(c.lengths[i])) for c in chunks for i in range(len(c))]
+        expect = [(1, False, 5), (2, True, batchio.MAX_LINE)] + ([(3, False, 4)] if tail else [])
+        assert rows == expect
+        assert sum(c.nbytes for c in chunks) == len(b"first\n" + long_line + tail)
