@@ -364,6 +364,36 @@ static int compute_sym_len(tb_pairs *p, const tb_map *map)
     return status;
 }
 
+/* Length of the canonical code that starts with the bits of `code`. */
+static unsigned code_length(const tb_pairs *p, uint64_t code)
+{
+    unsigned i = 0;
+    while (code < p->base[i])
+        i++;
+    return p->min_len + i;
+}
+
+/*
+ * Codes of at most 8 bits are decoded by one lookup on the top byte: the
+ * length is the same for every code with that prefix exactly when the
+ * smallest and the largest such code agree on it.  Symbols are checked
+ * against num_syms here, once, instead of on every decode.
+ */
+static void build_fast_table(tb_pairs *p)
+{
+    for (unsigned byte = 0; byte < 256; byte++) {
+        uint64_t lowest = (uint64_t)byte << 56;
+        uint64_t highest = lowest | ((1ull << 56) - 1);
+        unsigned len = code_length(p, lowest);
+        if (len > 8 || len != code_length(p, highest))
+            continue;
+        unsigned i = len - p->min_len;
+        uint64_t sym = p->first_sym[i] + ((lowest - p->base[i]) >> (64 - len));
+        if (sym < p->num_syms && sym < 4096)
+            p->fast[byte] = (uint16_t)(sym << 4 | len);
+    }
+}
+
 /*
  * Read a pairs header at *ptr for a stream of `size` values and advance
  * *ptr past it.  Region offsets (index, sizes, data) are filled in later.
@@ -431,6 +461,13 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
             p->base[i] <<= 64 - bits;
         }
     }
+    p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
+    p->fast = (uint16_t *)calloc(256, sizeof(uint16_t));
+    if (!p->first_sym || !p->fast)
+        return FATHOM_ERR_NO_MEMORY;
+    for (unsigned i = 0; i < lengths; i++)
+        p->first_sym[i] = tb_u16le(low + 2 * i);
+    build_fast_table(p);
     return FATHOM_OK;
 }
 
@@ -438,8 +475,12 @@ static void free_pairs(tb_pairs *p)
 {
     free(p->base);
     free(p->sym_len);
+    free(p->first_sym);
+    free(p->fast);
     p->base = NULL;
     p->sym_len = NULL;
+    p->first_sym = NULL;
+    p->fast = NULL;
 }
 
 void tb_table_close(tb_table *t)
@@ -796,23 +837,32 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     uint64_t code = tb_u64be(ptr);
     ptr += 8;
     int bits_free = 0; /* bits of `code` already consumed past 32 */
-    const uint8_t *low = d + p->lowest_sym;
     const uint64_t *base = p->base;
+    const uint16_t *first_sym = p->first_sym;
+    const uint16_t *fast = p->fast;
+    const uint16_t *sym_len = p->sym_len;
     int min_len = p->min_len;
     uint32_t sym;
     for (;;) {
-        int len = min_len;
-        while (code < base[len - min_len])
-            len++;
-        sym = tb_u16le(low + 2 * (len - min_len)) +
-              (uint32_t)((code - base[len - min_len]) >> (64 - len));
-        if (sym >= p->num_syms)
-            return FATHOM_ERR_CORRUPT;
-        if (lit < (int64_t)p->sym_len[sym] + 1)
+        unsigned len;
+        uint16_t hit = fast[code >> 56];
+        if (hit) {
+            len = hit & 15;
+            sym = hit >> 4;
+        } else {
+            unsigned i = 0;
+            while (code < base[i])
+                i++;
+            len = (unsigned)min_len + i;
+            sym = first_sym[i] + (uint32_t)((code - base[i]) >> (64 - len));
+            if (sym >= p->num_syms)
+                return FATHOM_ERR_CORRUPT;
+        }
+        if (lit <= (int64_t)sym_len[sym])
             break;
-        lit -= (int64_t)p->sym_len[sym] + 1;
+        lit -= (int64_t)sym_len[sym] + 1;
         code <<= len;
-        bits_free += len;
+        bits_free += (int)len;
         if (bits_free >= 32) {
             bits_free -= 32;
             if (end - ptr < 4)

@@ -77,6 +77,9 @@ typedef struct tb_pairs {
     uint64_t lowest_sym;  /* u16 per code length: first symbol of it */
     uint64_t sym_pattern; /* 3 bytes per symbol: two children or a value */
     uint64_t *base;       /* per code length: smallest left-aligned code */
+    uint16_t *first_sym;  /* per code length: its first symbol (host order) */
+    uint16_t *fast;       /* 256 entries by the code's top byte: symbol << 4
+                             | length, or 0 when the code is longer than 8 */
     uint16_t *sym_len;    /* per symbol: values it expands to, minus one */
     uint64_t num_indices;
     uint64_t num_blocks;
