@@ -392,6 +392,26 @@ static void build_fast_table(tb_pairs *p)
         if (sym < p->num_syms && sym < 4096)
             p->fast[byte] = (uint16_t)(sym << 4 | len);
     }
+    /* Whole codes packed into one byte, decoded in a row. */
+    for (unsigned byte = 0; byte < 256; byte++) {
+        unsigned used = 0;
+        uint64_t values = 0;
+        while (used < 8) {
+            uint64_t lowest = (uint64_t)((byte << used) & 0xff) << 56;
+            uint64_t highest = lowest | ((1ull << (56 + used)) - 1);
+            unsigned len = code_length(p, lowest);
+            if (len > 8 - used || len != code_length(p, highest))
+                break;
+            unsigned i = len - p->min_len;
+            uint64_t sym = p->first_sym[i] + ((lowest - p->base[i]) >> (64 - len));
+            if (sym >= p->num_syms)
+                break;
+            values += (uint64_t)p->sym_len[sym] + 1;
+            used += len;
+        }
+        if (used > 0 && values < (1u << 27))
+            p->skip[byte] = (uint32_t)(values << 4 | used);
+    }
 }
 
 /*
@@ -463,7 +483,8 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
     }
     p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
     p->fast = (uint16_t *)calloc(256, sizeof(uint16_t));
-    if (!p->first_sym || !p->fast)
+    p->skip = (uint32_t *)calloc(256, sizeof(uint32_t));
+    if (!p->first_sym || !p->fast || !p->skip)
         return FATHOM_ERR_NO_MEMORY;
     for (unsigned i = 0; i < lengths; i++)
         p->first_sym[i] = tb_u16le(low + 2 * i);
@@ -477,6 +498,8 @@ static void free_pairs(tb_pairs *p)
     free(p->sym_len);
     free(p->first_sym);
     free(p->fast);
+    free(p->skip);
+    p->skip = NULL;
     p->base = NULL;
     p->sym_len = NULL;
     p->first_sym = NULL;
@@ -843,8 +866,25 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     const uint16_t *sym_len = p->sym_len;
     int min_len = p->min_len;
     uint32_t sym;
+    const uint32_t *skip = p->skip;
     for (;;) {
         unsigned len;
+        uint32_t run = skip[code >> 56];
+        if (run && lit >= (int64_t)(run >> 4)) {
+            /* The target lies past every code of this byte. */
+            lit -= (int64_t)(run >> 4);
+            len = run & 15;
+            code <<= len;
+            bits_free += (int)len;
+            if (bits_free >= 32) {
+                bits_free -= 32;
+                if (end - ptr < 4)
+                    return FATHOM_ERR_CORRUPT;
+                code |= (uint64_t)tb_u32be(ptr) << bits_free;
+                ptr += 4;
+            }
+            continue;
+        }
         uint16_t hit = fast[code >> 56];
         if (hit) {
             len = hit & 15;

@@ -80,6 +80,10 @@ typedef struct tb_pairs {
     uint16_t *first_sym;  /* per code length: its first symbol (host order) */
     uint16_t *fast;       /* 256 entries by the code's top byte: symbol << 4
                              | length, or 0 when the code is longer than 8 */
+    uint32_t *skip;       /* 256 entries by the top byte: the values (sum of
+                             sym_len + 1) of the whole codes in that byte,
+                             << 4 | their bits; lets the decoder pass several
+                             symbols at once */
     uint16_t *sym_len;    /* per symbol: values it expands to, minus one */
     uint64_t num_indices;
     uint64_t num_blocks;
