@@ -22,6 +22,7 @@ _T = TypeVar("_T")
 _NULL = _ll.NULL
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
+_LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
 _new_tuple = tuple.__new__
 
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
@@ -30,14 +31,6 @@ if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # prag
 
 def _closed(*args: object) -> NoReturn:
     raise ClosedTablebaseError("the tablebase has been closed")
-
-
-def _wdl_of_dtz(dtz: int) -> WDL:
-    if dtz > 0:
-        return WDL.WIN if dtz <= 100 else WDL.CURSED_WIN
-    if dtz < 0:
-        return WDL.LOSS if dtz >= -100 else WDL.BLESSED_LOSS
-    return WDL.DRAW
 
 
 def _invalid_reasons(board: chess.Board) -> str:
@@ -271,7 +264,14 @@ class Tablebase:
         if r & 0xFF:
             self._fail(self._dtz, board, r)
         dtz = r >> 16
-        return _new_tuple(Probe, (_wdl_of_dtz(dtz), dtz, (r >> 8) & 1 == 1))
+        # The WDL follows from the DTZ (python-chess's table, see probe_dtz).
+        if dtz > 0:
+            wdl = _WIN if dtz <= 100 else _CURSED_WIN
+        elif dtz < 0:
+            wdl = _LOSS if dtz >= -100 else _BLESSED_LOSS
+        else:
+            wdl = _DRAW
+        return _new_tuple(Probe, (wdl, dtz, r & 0x100 != 0))
 
     def get_wdl(self, board: chess.Board, default: _T = None) -> Union[WDL, _T]:  # type: ignore[assignment]
         """:meth:`probe_wdl`, but ``default`` where the tables cannot answer
