@@ -1,0 +1,266 @@
+"""Damaged table files give CorruptTableError naming the file, never a crash.
+
+Every kind of damage is probed in a child process (tests/fuzz/probe_child.py)
+with a timeout, so a segfault, an abort, a sanitizer report or a hang fails
+the test instead of killing the suite.  The damaged file lives alone in a
+directory opened *after* the real tables, so it replaces the real file of
+its table while every other table (captures lead into them) stays intact.
+
+What each case must end with:
+
+* damage the format detects (truncation, empty file, wrong magic, wrong
+  kind, wrong material, random bytes): every probe either returns a value
+  (positions the damaged table is never asked about, e.g. a winning capture)
+  or raises CorruptTableError whose ``filename`` is the damaged file, and at
+  least one probe raises it;
+* damage the format cannot always detect (byte flips in header and index):
+  values or CorruptTableError naming the file;
+* a directory or an unreadable file named like a table: TableFileError (an
+  OSError; CorruptTableError's base) naming it.
+
+Nothing else: no other exception, no signal, no hang.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHILD = Path(__file__).parent / "fuzz" / "probe_child.py"
+TIMEOUT = 180
+
+# Pawnless and pawnful, symmetric and not, 3 and 4 pieces, enc types 0 and 2.
+TABLES = ["KQvK", "KRvKP", "KPvKP", "KBNvK", "KRvKR", "KBvKN"]
+FILES = [t + ext for t in TABLES for ext in (".rtbw", ".rtbz")]
+
+
+def run_cases(cases: list[dict[str, Any]], timeout: float = TIMEOUT) -> dict[str, list[Any]]:
+    """Run the cases in one child: name -> outcomes."""
+    return {row["name"]: row["outcomes"] for row in run_rows(cases, timeout)}
+
+
+def run_rows(cases: list[dict[str, Any]], timeout: float = TIMEOUT) -> list[dict[str, Any]]:
+    """Run the cases in one child; fail on a signal, exit code or timeout."""
+    try:
+        proc = subprocess.run([sys.executable, str(CHILD)], input=json.dumps(cases),
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"child hung (> {timeout} s); last output: {exc.stdout!r:.2000}")
+    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    results = {row["name"] for row in rows}
+    if proc.returncode != 0:
+        done = set(results)
+        pending = [c["name"] for c in cases if c["name"] not in done]
+        pytest.fail(f"child died with exit code {proc.returncode} at case "
+                    f"{pending[:1]}; stderr:\n{proc.stderr[-4000:]}")
+    assert len(results) == len(cases), proc.stderr[-4000:]
+    return rows
+
+
+def check(name: str, outcomes: list[Any], path: Path, *, detectable: bool,
+          kind: str = "corrupt", sensitive: int = 0) -> None:
+    """Outcomes are values or ``kind`` errors naming ``path``; when the
+    damage is detectable, the first ``sensitive`` probes (positions whose
+    answer reads the damaged file) must all raise."""
+    assert outcomes, f"{name}: no positions were probed"
+    bad = [o for o in outcomes if o[0] not in ("value", kind) or
+           (o[0] == kind and o[1] != str(path))]
+    assert not bad, f"{name}: unexpected outcomes {bad[:5]}"
+    if detectable:
+        missed = [o for o in outcomes[:sensitive] if o[0] != kind]
+        assert not missed, f"{name}: damage to {path.name} went unnoticed: {missed[:5]}"
+
+
+@pytest.fixture(scope="module")
+def probes(syzygy_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Per table file: ([fen, metric] probes whose answer reads that file,
+    then a few that do not).  Found by probing random positions with the
+    file replaced by an empty one: exactly the probes that read it fail."""
+    root = tmp_path_factory.mktemp("sensitive")
+    cases = []
+    for file_name in FILES:
+        d = root / file_name
+        d.mkdir()
+        (d / file_name).write_bytes(b"")
+        cases.append({"name": file_name, "dirs": [str(syzygy_dir), str(d)],
+                      "material": file_name.split(".")[0], "metrics": ["wdl", "dtz"],
+                      "count": 600 if file_name.startswith("KRvKR") else 120,
+                      "seed": 7})
+    out = {}
+    for row in run_rows(cases):
+        pairs = list(zip(row["probes"], row["outcomes"]))
+        reads = [p for p, o in pairs if o[0] == "corrupt"]
+        skips = [p for p, o in pairs if o[0] == "value"]
+        assert len(reads) + len(skips) == len(pairs), row
+        out[row["name"]] = (reads[:SENSITIVE], skips[:4])
+    return out
+
+
+SENSITIVE = 10
+
+
+def case(name: str, case_dir: Path, syzygy_dir: Path, file_name: str,
+         probes: dict[str, Any]) -> dict[str, Any]:
+    reads, skips = probes[file_name]
+    return {"name": name, "dirs": [str(syzygy_dir), str(case_dir)],
+            "probes": reads + skips}
+
+
+def write_case(tmp_path: Path, name: str, file_name: str, data: bytes) -> Path:
+    d = tmp_path / name
+    d.mkdir()
+    (d / file_name).write_bytes(data)
+    return d / file_name
+
+
+def truncation_offsets(size: int) -> list[int]:
+    """Offsets in the header (every byte of the first 24, where magic,
+    flags and piece orders live), through the pairs headers, index and
+    block-length tables, into the data; many keep the size 16 mod 64 so the
+    cheap size check passes and the region checks must catch it."""
+    offs = set(range(1, 25)) | {32, 48, 63, 64, 80, 100, 128, 144, 200, 256, 272, 400, 528}
+    x = 16
+    while x < size:
+        offs.add(x)  # 16 mod 64: passes the size check
+        x = x * 2 + 16 if x >= 64 else x + 64
+    for frac in (0.1, 0.25, 0.5, 0.75, 0.9):
+        y = int(size * frac)
+        offs.add(y)
+        offs.add(y - y % 64 + 16)
+    offs |= {size - 1, size - 16, size - 48, size - 64, size - 128}
+    return sorted(o for o in offs if 0 < o < size)
+
+
+@pytest.mark.parametrize("file_name", FILES)
+def test_truncated(syzygy_dir: Path, tmp_path: Path, file_name: str,
+                   probes: dict[str, Any]) -> None:
+    data = (syzygy_dir / file_name).read_bytes()
+    sensitive = len(probes[file_name][0])
+    cases, paths = [], {}
+    for off in truncation_offsets(len(data)):
+        name = f"trunc{off}"
+        paths[name] = write_case(tmp_path, name, file_name, data[:off])
+        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
+    results = run_cases(cases)
+    for name, outcomes in results.items():
+        check(f"{file_name} {name}", outcomes, paths[name], detectable=True,
+              sensitive=sensitive)
+
+
+def test_empty_wrong_magic_and_kind(syzygy_dir: Path, tmp_path: Path,
+                                    probes: dict[str, Any]) -> None:
+    cases, paths = [], {}
+
+    def add(name: str, file_name: str, data: bytes) -> None:
+        paths[name] = write_case(tmp_path, name, file_name, data)
+        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
+        files[name] = file_name
+
+    files: dict[str, str] = {}
+
+    for file_name in FILES:
+        data = (syzygy_dir / file_name).read_bytes()
+        stem, ext = file_name.split(".")
+        add(f"empty-{file_name}", file_name, b"")
+        for i in range(4):  # each magic byte changed
+            bad = bytearray(data)
+            bad[i] ^= 0x41
+            add(f"magic{i}-{file_name}", file_name, bytes(bad))
+        # the other kind of file of the same table under this name
+        other = "rtbz" if ext == "rtbw" else "rtbw"
+        add(f"kind-{file_name}", file_name, (syzygy_dir / f"{stem}.{other}").read_bytes())
+        # a file of another table (both kinds tried) under this name
+        for donor in TABLES:
+            if donor != stem:
+                add(f"material-{donor}-{file_name}", file_name,
+                    (syzygy_dir / f"{donor}.{ext}").read_bytes())
+        # random bytes of the right size, then with a valid magic in front
+        rng = random.Random(file_name)
+        noise = bytes(rng.getrandbits(8) for _ in range(len(data)))
+        add(f"random-{file_name}", file_name, noise)
+        add(f"random-magic-{file_name}", file_name, data[:4] + noise[4:])
+        add(f"random-header-{file_name}", file_name, data[:5] + noise[5:])
+    results = run_cases(cases)
+    for name, outcomes in results.items():
+        # Random bytes behind a real magic and flags byte may by chance
+        # parse; then only "no crash, no other error" can be required.
+        detectable = not name.startswith("random-header")
+        check(name, outcomes, paths[name], detectable=detectable,
+              sensitive=len(probes[files[name]][0]))
+
+
+@pytest.mark.parametrize("file_name", FILES)
+def test_byte_flips(syzygy_dir: Path, tmp_path: Path, file_name: str,
+                    probes: dict[str, Any]) -> None:
+    """Seeded flips in the first KiB: header, piece orders, Huffman tables,
+    DTZ maps and (for small tables) the sparse index and block lengths."""
+    data = (syzygy_dir / file_name).read_bytes()
+    rng = random.Random(f"flips-{file_name}")
+    area = min(len(data), 1024)
+    cases, paths = [], {}
+    for n in range(40):
+        bad = bytearray(data)
+        for _ in range(1 + n % 4):
+            pos = rng.randrange(4, area)  # keep the magic: go past the cheap check
+            bad[pos] ^= 1 << rng.randrange(8) if n % 2 else rng.randrange(1, 256)
+        name = f"flip{n}"
+        paths[name] = write_case(tmp_path, name, file_name, bytes(bad))
+        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
+    results = run_cases(cases)
+    for name, outcomes in results.items():
+        check(f"{file_name} {name}", outcomes, paths[name], detectable=False)
+
+
+def test_directory_named_like_a_table(syzygy_dir: Path, tmp_path: Path,
+                                      probes: dict[str, Any]) -> None:
+    d = tmp_path / "dir"
+    (d / "KRvKP.rtbw").mkdir(parents=True)
+    (d / "KQvK.rtbz").mkdir()
+    results = run_cases([case("dir-wdl", d, syzygy_dir, "KRvKP.rtbw", probes),
+                         case("dir-dtz", d, syzygy_dir, "KQvK.rtbz", probes)])
+    check("dir-wdl", results["dir-wdl"], d / "KRvKP.rtbw", detectable=True, kind="file",
+          sensitive=len(probes["KRvKP.rtbw"][0]))
+    check("dir-dtz", results["dir-dtz"], d / "KQvK.rtbz", detectable=True, kind="file",
+          sensitive=len(probes["KQvK.rtbz"][0]))
+
+
+def test_unreadable_file(syzygy_dir: Path) -> None:
+    """chmod 000.  Root reads it anyway, so as root the child drops to
+    ``nobody`` before opening (the directory is world-searchable); if it
+    cannot, the test says so instead of passing vacuously."""
+    with tempfile.TemporaryDirectory(prefix="pyfathom-unreadable-") as tmp:
+        d = Path(tmp)
+        os.chmod(d, 0o755)
+        target = d / "KQvK.rtbw"
+        shutil.copyfile(syzygy_dir / "KQvK.rtbw", target)
+        os.chmod(target, 0)
+        c = {"name": "unreadable", "dirs": [str(d)], "material": "KQvK",
+             "metrics": ["wdl"], "count": 10, "seed": 1,
+             "drop_privileges": os.geteuid() == 0}
+        outcomes = run_cases([c])["unreadable"]
+        if os.geteuid() != 0 and os.access(target, os.R_OK):
+            pytest.skip("a process with CAP_DAC_OVERRIDE ignores chmod 000")
+        check("unreadable", outcomes, target, detectable=True, kind="file")
+        assert all(o[0] == "file" for o in outcomes), outcomes
+
+
+def test_sensitive_positions_found(probes: dict[str, Any]) -> None:
+    """The detection checks above are not vacuous: for every damaged file
+    there are probes that read it (except a DTZ file no probe ever needs)."""
+    counts = {name: len(reads) for name, (reads, _) in probes.items()}
+    print(counts)
+    assert all(n >= SENSITIVE // 2 for name, n in counts.items()
+               if name not in NEVER_READ), counts
+
+
+# KBvKN has no won or lost position: its DTZ is never read (drawn WDL).
+NEVER_READ = {"KBvKN.rtbz"}
