@@ -1,17 +1,19 @@
 """Packaging: the sdist and the wheel build, install into fresh venvs outside
 the source tree, and the installed ``pyfathom`` command probes a position.
 
-Slow (two C builds and two venvs, about two minutes) but part of the suite:
+Slow (two C builds and two venvs, run side by side: about 1.5 minutes) but part of the suite:
 it is the only test that proves a user's ``pip install`` works.  It needs the
 package index (dependencies and build requirements are installed from it).
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import subprocess
 import sys
 import tarfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -24,8 +26,12 @@ pytestmark = pytest.mark.slow
 
 
 def sh(args, cwd, timeout=600, env=None):
+    t0 = time.monotonic()
     proc = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env=env)
+    if os.environ.get("PYFATHOM_PACKAGING_TIMES"):
+        with open(os.environ["PYFATHOM_PACKAGING_TIMES"], "a") as f:
+            f.write(f"{time.monotonic() - t0:6.1f}s {' '.join(map(str, args))[:150]}\n")
     assert proc.returncode == 0, f"{' '.join(map(str, args))} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return proc
 
@@ -85,20 +91,29 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir):
         assert required in names, f"{required} missing from the sdist"
     assert not [n for n in names if n.endswith((".so", ".rtbw", ".rtbz", ".pyc"))]
 
-    # The wheel is built from the source tree.
-    sh([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", dist, ROOT], cwd=work)
-    (wheel,) = dist.glob("pyfathom_syzygy-*.whl")
-    with zipfile.ZipFile(wheel) as zf:
-        names = zf.namelist()
-    assert any(n.startswith("pyfathom/_fathom") and n.endswith((".so", ".pyd")) for n in names)
-    assert "pyfathom/cli.py" in names and "pyfathom/py.typed" in names
-    assert any(n.endswith("entry_points.txt") for n in names)
+    # Two independent pipelines, run side by side to keep the test short:
+    # the wheel built from the source tree, and the sdist installed as is
+    # (pip builds it from scratch in isolation).
+    def wheel_pipeline() -> None:
+        wheels = tmp_path / "wheels"
+        wheels.mkdir()
+        sh([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, ROOT], cwd=work)
+        (wheel,) = wheels.glob("pyfathom_syzygy-*.whl")
+        with zipfile.ZipFile(wheel) as zf:
+            names = zf.namelist()
+        assert any(n.startswith("pyfathom/_fathom") and n.endswith((".so", ".pyd")) for n in names)
+        assert "pyfathom/cli.py" in names and "pyfathom/py.typed" in names
+        assert any(n.endswith("entry_points.txt") for n in names)
+        bindir = fresh_venv(tmp_path / "venv-wheel", work)
+        sh([bindir / "python", "-m", "pip", "install", "-q", wheel], cwd=work, env=env)
+        check_installed(bindir, work, syzygy_dir, env)
 
-    # Install each into a fresh venv and run the installed command.
-    bin_wheel = fresh_venv(tmp_path / "venv-wheel", work)
-    sh([bin_wheel / "python", "-m", "pip", "install", "-q", wheel], cwd=work, env=env)
-    check_installed(bin_wheel, work, syzygy_dir, env)
+    def sdist_pipeline() -> None:
+        bindir = fresh_venv(tmp_path / "venv-sdist", work)
+        sh([bindir / "python", "-m", "pip", "install", "-q", sdist], cwd=work, env=env)
+        check_installed(bindir, work, syzygy_dir, env)
 
-    bin_sdist = fresh_venv(tmp_path / "venv-sdist", work)
-    sh([bin_sdist / "python", "-m", "pip", "install", "-q", sdist], cwd=work, env=env)
-    check_installed(bin_sdist, work, syzygy_dir, env)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        futures = [pool.submit(wheel_pipeline), pool.submit(sdist_pipeline)]
+        for future in futures:
+            future.result()
