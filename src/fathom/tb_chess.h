@@ -142,21 +142,18 @@ static inline uint64_t tb_line_attacks(uint64_t occ, uint64_t line, int sq)
     return (up ^ tb_bswap(down)) & line;
 }
 
+/* Along the rank: the nearest blocker on each side bounds the attack. */
 static inline uint64_t tb_rank_attacks(uint64_t occ, int sq)
 {
-    uint64_t att = 0;
-    int file = sq & 7;
-    for (int f = file + 1; f < 8; f++) {
-        att |= 1ULL << (sq - file + f);
-        if (occ & (1ULL << (sq - file + f)))
-            break;
-    }
-    for (int f = file - 1; f >= 0; f--) {
-        att |= 1ULL << (sq - file + f);
-        if (occ & (1ULL << (sq - file + f)))
-            break;
-    }
-    return att;
+    int file = sq & 7, shift = sq & 56;
+    unsigned row = (unsigned)(occ >> shift) & 0xffu;
+    unsigned upper = row & (0xfeu << file) & 0xffu;
+    unsigned lower = row & ((1u << file) - 1);
+    unsigned east = upper ? ((upper & (0u - upper)) << 1) - (2u << file)
+                          : 0xffu & ~((2u << file) - 1);
+    unsigned west = lower ? ((1u << file) - 1) & ~((1u << tb_msb(lower)) - 1)
+                          : (1u << file) - 1;
+    return (uint64_t)((east | west) & 0xffu) << shift;
 }
 
 static inline uint64_t tb_diagonal_through(int sq)

@@ -385,6 +385,9 @@ static void build_fast_table(tb_pairs *p)
         uint64_t lowest = (uint64_t)byte << 56;
         uint64_t highest = lowest | ((1ull << 56) - 1);
         unsigned len = code_length(p, lowest);
+        /* Larger codes are shorter: the largest code with this prefix
+         * bounds the search for the others from below. */
+        p->start[byte] = (uint8_t)(code_length(p, highest) - p->min_len);
         if (len > 8 || len != code_length(p, highest))
             continue;
         unsigned i = len - p->min_len;
@@ -484,7 +487,8 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
     p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
     p->fast = (uint16_t *)calloc(256, sizeof(uint16_t));
     p->skip = (uint32_t *)calloc(256, sizeof(uint32_t));
-    if (!p->first_sym || !p->fast || !p->skip)
+    p->start = (uint8_t *)calloc(256, 1);
+    if (!p->first_sym || !p->fast || !p->skip || !p->start)
         return FATHOM_ERR_NO_MEMORY;
     for (unsigned i = 0; i < lengths; i++)
         p->first_sym[i] = tb_u16le(low + 2 * i);
@@ -499,7 +503,9 @@ static void free_pairs(tb_pairs *p)
     free(p->first_sym);
     free(p->fast);
     free(p->skip);
+    free(p->start);
     p->skip = NULL;
+    p->start = NULL;
     p->base = NULL;
     p->sym_len = NULL;
     p->first_sym = NULL;
@@ -890,7 +896,7 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
             len = hit & 15;
             sym = hit >> 4;
         } else {
-            unsigned i = 0;
+            unsigned i = p->start[code >> 56];
             while (code < base[i])
                 i++;
             len = (unsigned)min_len + i;

@@ -80,6 +80,8 @@ typedef struct tb_pairs {
     uint16_t *first_sym;  /* per code length: its first symbol (host order) */
     uint16_t *fast;       /* 256 entries by the code's top byte: symbol << 4
                              | length, or 0 when the code is longer than 8 */
+    uint8_t *start;       /* 256 entries by the top byte: the shortest code
+                             length (minus min_len) a longer code can have */
     uint32_t *skip;       /* 256 entries by the top byte: the values (sum of
                              sym_len + 1) of the whole codes in that byte,
                              << 4 | their bits; lets the decoder pass several
