@@ -306,10 +306,30 @@ class BatchStats:
 
 _WDL_TEXT = {v: str(v) for v in range(-2, 3)}
 _WDL_TEXT[WDL_FAILED] = ""
+_DTZ_TEXT: list[str] = []  # str(v) for every int16 v, index v + 32768; built on first use
+
+
+def _dtz_texts(values: np.ndarray) -> list[str]:
+    if not _DTZ_TEXT:
+        _DTZ_TEXT.extend(str(v) for v in range(-32768, 32768))
+        _DTZ_TEXT[0] = ""  # DTZ_FAILED
+    table = _DTZ_TEXT
+    return [table[v] for v in (values.astype(np.int32) + 32768).tolist()]
+
+
+def _csv_field(text: str) -> str:
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 class RowWriter:
-    """Writes result rows (fen, wdl, dtz, status) as CSV or JSON lines."""
+    """Writes result rows (fen, wdl, dtz, status) as CSV or JSON lines.
+
+    Rows are formatted a chunk at a time; the FEN of a parsed row holds only
+    FEN characters, so only the raw text of bad rows needs CSV quoting or
+    JSON escaping.
+    """
 
     def __init__(self, out: IO[str], fmt: str = "csv") -> None:
         if fmt not in ("csv", "jsonl"):
@@ -317,46 +337,57 @@ class RowWriter:
         self.out = out
         self.fmt = fmt
         if fmt == "csv":
-            import csv
-
-            self._csv = csv.writer(out, lineterminator="\n")
-            self._csv.writerow(["fen", "wdl", "dtz", "status"])
+            out.write("fen,wdl,dtz,status\n")
 
     def _fens(self, probed: ProbedChunk, upto: int) -> list[str]:
         chunk = probed.chunk
         data = chunk.data
-        text = data.decode("latin-1") if data.isascii() else None
-        offsets = chunk.offsets[:upto].tolist()
-        begin = probed.parsed.begin[:upto].tolist()
-        end = probed.parsed.end[:upto].tolist()
-        ok = (probed.parsed.status[:upto] == 0).tolist()
-        fens = []
-        for i in range(upto):
-            if ok[i] and text is not None:
-                fens.append(text[offsets[i] + begin[i]:offsets[i] + end[i]])
-            elif ok[i]:
-                fens.append(data[offsets[i] + begin[i]:offsets[i] + end[i]].decode("utf-8", "replace"))
+        offsets = chunk.offsets[:upto]
+        starts = (offsets + probed.parsed.begin[:upto]).tolist()
+        ends = (offsets + probed.parsed.end[:upto]).tolist()
+        if data.isascii():
+            text = data.decode("ascii")
+            fens = [text[a:b] for a, b in zip(starts, ends)]
+        else:
+            fens = [data[a:b].decode("utf-8", "replace") for a, b in zip(starts, ends)]
+        json_lines = self.fmt == "jsonl"
+        bad = np.flatnonzero(probed.parsed.status[:upto] != 0).tolist()
+        for i in bad:
+            raw = probed.line_text(i)
+            fens[i] = json.dumps(raw) if json_lines else _csv_field(raw)
+        if json_lines:
+            # Parsed FENs need escaping only if written with tabs.
+            good = np.ones(upto, dtype=bool)
+            good[bad] = False
+            if b"\t" in data:
+                for i in np.flatnonzero(good).tolist():
+                    fens[i] = json.dumps(fens[i])
             else:
-                fens.append(probed.line_text(i))
+                for i in np.flatnonzero(good).tolist():
+                    fens[i] = '"' + fens[i] + '"'
         return fens
 
     def write(self, probed: ProbedChunk, upto: int | None = None) -> None:
         n = len(probed.chunk) if upto is None else upto
+        if n == 0:
+            return
         fens = self._fens(probed, n)
-        wdl = [_WDL_TEXT[v] for v in probed.wdl[:n].tolist()]
+        jsonl = self.fmt == "jsonl"
+        wdl_text = _WDL_TEXT if not jsonl else {k: (v or "null") for k, v in _WDL_TEXT.items()}
+        wdl = [wdl_text[v] for v in probed.wdl[:n].tolist()]
         if probed.dtz is not None:
-            dtz = ["" if v == DTZ_FAILED else str(v) for v in probed.dtz[:n].tolist()]
+            dtz = _dtz_texts(probed.dtz[:n])
+            if jsonl:
+                dtz = [d or "null" for d in dtz]
         else:
-            dtz = [""] * n
+            dtz = ["null" if jsonl else ""] * n
         names = [STATUS_NAMES[s] for s in probed.status[:n].tolist()]
-        if self.fmt == "csv":
-            self._csv.writerows(zip(fens, wdl, dtz, names))
+        if jsonl:
+            rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"}}\n'
+                    for f, w, d, s in zip(fens, wdl, dtz, names)]
         else:
-            dumps = json.dumps
-            self.out.write("".join(
-                f'{{"fen": {dumps(f)}, "wdl": {w or "null"}, "dtz": {d or "null"}, "status": "{s}"}}\n'
-                for f, w, d, s in zip(fens, wdl, dtz, names)
-            ))
+            rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)]
+        self.out.write("".join(rows))
 
 
 def open_input(path: str) -> tuple[IO[bytes], int]:

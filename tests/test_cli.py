@@ -307,7 +307,7 @@ BAD_LINES = {
     50: "",
     777: "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",  # castling rights
     1234: "r3k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",  # too many pieces
-    1500: "4k3/8/8/8/8/8/8/4K3 w - - 0 1 trailing",  # bad field count
+    1500: "4k3/8/8/8/8/8/8/4K3 w - - 0",  # five fields: bad field count
     2001: "8/8/8/8/8/8/8/8 w - - 0 1",  # no kings: not probed
 }
 
@@ -451,3 +451,27 @@ def test_read_chunks_line_handling(monkeypatch, block):
         expect = [(1, False, 5), (2, True, batchio.MAX_LINE)] + ([(3, False, 4)] if tail else [])
         assert rows == expect
         assert sum(c.nbytes for c in chunks) == len(b"first\n" + long_line + tail)
+
+
+def test_batch_output_escaping(tmp_path, syzygy_dir, capsys):
+    """Odd bytes in bad lines survive CSV quoting and JSON escaping."""
+    src = tmp_path / "odd.txt"
+    src.write_bytes(b'a,"b"\n' + KRK.replace(" ", "\t", 1).encode() + b"\n\xff\xfe bad\n" + KRK.encode() + b"\r\n")
+    for fmt in ("csv", "jsonl"):
+        out = tmp_path / f"out.{fmt}"
+        code, _, err = run(["batch", str(src), "--tables", str(syzygy_dir), "--dtz", "--format", fmt,
+                            "-o", str(out)], capsys)
+        assert code == 1, err
+        if fmt == "csv":
+            with open(out, newline="", encoding="utf-8") as f:
+                rows = list(csv.reader(f))[1:]
+            got = [(r[0], r[1], r[3]) for r in rows]
+        else:
+            rows = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+            got = [(r["fen"], "" if r["wdl"] is None else str(r["wdl"]), r["status"]) for r in rows]
+        assert got == [
+            ('a,"b"', "", "invalid_fen"),
+            (KRK.replace(" ", "\t", 1), "-2", "ok"),
+            ("\ufffd\ufffd bad", "", "invalid_fen"),
+            (KRK, "-2", "ok"),
+        ], fmt
