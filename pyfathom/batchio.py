@@ -210,15 +210,18 @@ def parse_chunk(chunk: Chunk) -> Parsed:
 
 def fen_strerror(code: int) -> str:
     """The C parser's message for a status code."""
-    return ffi.string(lib.fathom_fen_strerror(int(code))).decode()
+    message: bytes = ffi.string(lib.fathom_fen_strerror(int(code)))
+    return message.decode()
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
     if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(x)
+        counts: np.ndarray = np.bitwise_count(x)
+        return counts
     # numpy < 2.0: count through the bytes.
     table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-    return table[x.view(np.uint8).reshape(-1, 8)].sum(axis=1)
+    summed: np.ndarray = table[x.view(np.uint8).reshape(-1, 8)].sum(axis=1)
+    return summed
 
 
 @dataclass

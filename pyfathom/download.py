@@ -35,6 +35,7 @@ import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import _sdist
 
@@ -250,7 +251,7 @@ _USER_AGENT = "pyfathom-download"
 _TIMEOUT = 60
 
 
-def _open(url: str, headers: dict[str, str] | None = None, method: str = "GET"):
+def _open(url: str, headers: dict[str, str] | None = None, method: str = "GET") -> Any:
     request = urllib.request.Request(url, method=method, headers={"User-Agent": _USER_AGENT, **(headers or {})})
     return urllib.request.urlopen(request, timeout=_TIMEOUT)
 

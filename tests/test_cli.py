@@ -475,3 +475,33 @@ def test_batch_output_escaping(tmp_path, syzygy_dir, capsys):
             ("\ufffd\ufffd bad", "", "invalid_fen"),
             (KRK, "-2", "ok"),
         ], fmt
+
+
+def test_batch_million_lines_flat_memory(tmp_path, syzygy_dir):
+    """1,000,000 lines: one row per line, bad lines at known numbers, and the
+    peak RSS of the process stays far under 200 MB (memory does not grow with
+    the input: it is read, parsed and probed in chunks)."""
+    fens = [b.fen() for key in ("KQvKR", "KPvKP", "KRPvK", "KBNvK") for b in table_sample(key, 25, seed=9)]
+    bad_at = {1: "first bad", 500_000: "8/8/8", 1_000_000: "last bad"}
+    src = tmp_path / "million.fen"
+    with open(src, "w") as f:
+        for number in range(1, 1_000_001):
+            f.write((bad_at[number] if number in bad_at else fens[number % len(fens)]) + "\n")
+    out = tmp_path / "million.csv"
+    code = (
+        "import resource, sys\n"
+        "from pyfathom.cli import main\n"
+        "rc = main(sys.argv[1:])\n"
+        "print('maxrss_kb', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "sys.exit(rc)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, "batch", str(src), "--tables", str(syzygy_dir),
+                           "-o", str(out)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    for number in bad_at:
+        assert f"{src}:{number}:" in proc.stderr
+    assert "1000000 lines: 999997 probed, 3 bad" in proc.stderr
+    maxrss_mb = int(proc.stderr.split("maxrss_kb ")[1].split()[0]) / 1024
+    assert maxrss_mb < 200, f"peak RSS {maxrss_mb:.0f} MB"
+    with open(out, "rb") as f:
+        assert sum(1 for _ in f) == 1_000_001  # header + one row per line
