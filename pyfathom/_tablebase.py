@@ -544,7 +544,7 @@ def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool =
 
     :raises: :exc:`FileNotFoundError` if a directory does not exist.
     """
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     tb = Tablebase()
     try:

@@ -48,7 +48,8 @@ __all__ = [
     "TB_RESULT_WDL_SHIFT", "TB_RESULT_TO_SHIFT", "TB_RESULT_FROM_SHIFT",
     "TB_RESULT_PROMOTES_SHIFT", "TB_RESULT_EP_SHIFT", "TB_RESULT_DTZ_SHIFT",
     "TB_RESULT_FAILED", "TB_RESULT_CHECKMATE", "TB_RESULT_STALEMATE",
-    "TB_MAX_MOVES", "TB_MAX_PLY",
+    "TB_MAX_MOVES", "TB_MAX_CAPTURES", "TB_MAX_PLY",
+    "TB_CASTLING_K", "TB_CASTLING_Q", "TB_CASTLING_k", "TB_CASTLING_q",
     "TB_GET_WDL", "TB_GET_TO", "TB_GET_FROM", "TB_GET_PROMOTES", "TB_GET_EP",
     "TB_GET_DTZ", "TB_SET_WDL", "TB_SET_TO", "TB_SET_FROM", "TB_SET_PROMOTES",
     "TB_SET_EP", "TB_SET_DTZ", "TB_MOVE_FROM", "TB_MOVE_TO", "TB_MOVE_PROMOTES",
@@ -88,7 +89,17 @@ TB_RESULT_STALEMATE: int = lib.TB_RESULT_STALEMATE
 """:func:`tb_probe_root` result: the side to move is stalemated."""
 
 TB_MAX_MOVES: int = lib.TB_MAX_MOVES
+TB_MAX_CAPTURES: int = lib.TB_MAX_CAPTURES
 TB_MAX_PLY: int = lib.TB_MAX_PLY
+
+TB_CASTLING_K: int = lib.TB_CASTLING_K
+"""Castling bit: white king side (any castling right makes a probe fail)."""
+TB_CASTLING_Q: int = lib.TB_CASTLING_Q
+"""Castling bit: white queen side."""
+TB_CASTLING_k: int = lib.TB_CASTLING_k
+"""Castling bit: black king side."""
+TB_CASTLING_q: int = lib.TB_CASTLING_q
+"""Castling bit: black queen side."""
 
 
 # ---- Fathom's packing macros (macros with arguments cannot go through cffi) --

@@ -237,3 +237,60 @@ def test_thread_shared_board(tablebase: pyfathom.Tablebase) -> None:
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         assert set(pool.map(work, range(8))) == {expected}
     assert board.fen() == fen
+
+
+# ---- pyfathom.fathom: the Fathom-compatible module ----------------------------------
+
+def _bitboards(board: chess.Board) -> tuple[int, ...]:
+    return (board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.kings,
+            board.queens, board.rooks, board.bishops, board.knights, board.pawns)
+
+
+def test_fathom_module(syzygy_dir: Path, tablebase: pyfathom.Tablebase) -> None:
+    from pyfathom import fathom as f
+
+    assert (f.TB_LOSS, f.TB_BLESSED_LOSS, f.TB_DRAW, f.TB_CURSED_WIN, f.TB_WIN) == (0, 1, 2, 3, 4)
+    assert f.TB_RESULT_FAILED == 0xFFFFFFFF
+    assert f.TB_RESULT_CHECKMATE == f.TB_SET_WDL(0, f.TB_WIN)
+    assert f.TB_RESULT_STALEMATE == f.TB_SET_WDL(0, f.TB_DRAW)
+    packed = f.TB_SET_DTZ(f.TB_SET_EP(f.TB_SET_PROMOTES(f.TB_SET_FROM(f.TB_SET_TO(
+        f.TB_SET_WDL(0, 3), 63), 1), f.TB_PROMOTES_KNIGHT), 1), 4095)
+    assert (f.TB_GET_WDL(packed), f.TB_GET_TO(packed), f.TB_GET_FROM(packed),
+            f.TB_GET_PROMOTES(packed), f.TB_GET_EP(packed), f.TB_GET_DTZ(packed)) == (
+        3, 63, 1, f.TB_PROMOTES_KNIGHT, 1, 4095)
+    with pytest.raises(AttributeError):
+        f.NO_SUCH_NAME  # noqa: B018
+
+    assert f.tb_init(str(syzygy_dir))
+    try:
+        assert f.TB_LARGEST == f.largest() == 4
+        board = chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")
+        bb = _bitboards(board)
+        assert f.tb_probe_wdl(*bb, 0, 0, 0, board.turn) == f.TB_LOSS
+        assert f.tb_probe_wdl(*bb, 1, 0, 0, board.turn) == f.TB_RESULT_FAILED  # rule50 != 0
+        assert f.tb_probe_wdl(*bb, 0, f.TB_CASTLING_q, 0, board.turn) == f.TB_RESULT_FAILED
+        assert f.tb_probe_root(*bb, 0, f.TB_CASTLING_K, 0, board.turn) == (f.TB_RESULT_FAILED, [])
+
+        res, results = f.tb_probe_root(*bb, 0, 0, 0, board.turn)
+        root = tablebase.probe_root(board)
+        assert root.best_move == chess.Move(f.TB_GET_FROM(res), f.TB_GET_TO(res))
+        assert f.TB_GET_WDL(res) == f.TB_LOSS and f.TB_GET_DTZ(res) == 53
+        assert len(results) == len(root.moves)
+
+        ok, moves = f.tb_probe_root_dtz(*bb, 0, 0, 0, board.turn, False, True)
+        assert ok and {chess.Move(f.TB_MOVE_FROM(m), f.TB_MOVE_TO(m)) for m, _, _, _ in moves} \
+            == set(board.legal_moves)
+        ok, moves = f.tb_probe_root_wdl(*bb, 0, 0, 0, board.turn, True)
+        assert ok and len(moves) == board.legal_moves.count()
+
+        mate = chess.Board("4k2R/8/4K3/8/8/8/8/8 b - - 1 1")
+        assert f.tb_probe_root(*_bitboards(mate), 1, 0, 0, mate.turn) == (f.TB_RESULT_CHECKMATE, [])
+        stalemate = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+        assert f.tb_probe_root(*_bitboards(stalemate), 0, 0, 0, stalemate.turn) == (
+            f.TB_RESULT_STALEMATE, [])
+        promo = chess.Board("8/4P3/8/8/8/8/1k6/3K4 w - - 0 1")
+        res, _ = f.tb_probe_root(*_bitboards(promo), 0, 0, 0, promo.turn)
+        assert f.TB_GET_PROMOTES(res) in (f.TB_PROMOTES_QUEEN, f.TB_PROMOTES_ROOK)
+    finally:
+        f.tb_free()
+    assert f.TB_LARGEST == 0
