@@ -154,6 +154,10 @@ def _open_tables(explicit: Sequence[str] | None) -> Any:
 _WDL_WORDS = {-2: "loss", -1: "blessed loss", 0: "draw", 1: "cursed win", 2: "win"}
 
 
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
 def _dtz_text(dtz: int, precise: bool | None) -> str:
     if precise is False and dtz != 0:
         # A rounded value may be one ply short: n or n+1 (away from zero).
@@ -214,7 +218,7 @@ def _probe_one(tb: Any, fen: str) -> dict[str, Any]:
 def _print_probe(result: dict[str, Any], out: IO[str]) -> None:
     wdl = result["wdl"]
     lines = [result["fen"]]
-    head = (f"  {result['turn']} to move: {_WDL_WORDS[wdl]} (WDL {wdl:+d}), "
+    head = (f"  {result['turn']} to move: {_WDL_WORDS[wdl]} (WDL {_signed(wdl)}), "
             f"DTZ {_dtz_text(result['dtz'], result['dtz_precise'])}")
     if not result["dtz_precise"] and result["dtz"] != 0:
         head += " (DTZ stored rounded to moves: may be one ply more)"
@@ -229,7 +233,7 @@ def _print_probe(result: dict[str, Any], out: IO[str]) -> None:
     if result["moves"]:
         rows = [("move", "result", "WDL", "DTZ")]
         for m in result["moves"]:
-            rows.append((m["san"], _WDL_WORDS[m["wdl"]], f"{m['wdl']:+d}", _dtz_text(m["dtz"], m["dtz_precise"])))
+            rows.append((m["san"], _WDL_WORDS[m["wdl"]], _signed(m["wdl"]), _dtz_text(m["dtz"], m["dtz_precise"])))
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
             lines.append("  " + "  ".join([

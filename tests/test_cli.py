@@ -150,7 +150,7 @@ def test_probe_mate_and_stalemate(syzygy_dir, capsys):
     assert code == 0, err
     assert "checkmate: black is mated" in out
     assert "loss (WDL -2), DTZ -1" in out
-    assert "stalemate" in out and "draw (WDL +0), DTZ 0" in out
+    assert "stalemate" in out and "draw (WDL 0), DTZ 0" in out
     code, out, _ = run(["probe", CHECKMATE, "--tables", str(syzygy_dir), "--json"], capsys)
     result = json.loads(out)[0]
     assert (result["state"], result["best_move"], result["moves"]) == ("checkmate", None, [])
