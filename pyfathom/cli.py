@@ -94,6 +94,28 @@ class ProgressBar:
         self.stream.flush()
         self.drawn = True
 
+    def update_lines(self, lines: int, done_bytes: int, total_bytes: int) -> None:
+        """Batch progress: the fraction and ETA from bytes read (when the
+        input size is known), the count and the rate in lines."""
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        elapsed = max(now - self.start, 1e-9)
+        rate = lines / elapsed
+        text = f"{self.label} {lines:,} lines, {rate:,.0f} lines/s"
+        if total_bytes > 0:
+            frac = min(done_bytes / total_bytes, 1.0)
+            filled = int(frac * 24)
+            text = f"{self.label} [{'#' * filled}{'-' * (24 - filled)}] {frac * 100:5.1f}% " + text[len(self.label) + 1:]
+            if 0 < done_bytes < total_bytes:
+                text += f", ETA {_duration((total_bytes - done_bytes) / (done_bytes / elapsed))}"
+        self.stream.write("\r" + text[:200] + "\x1b[K")
+        self.stream.flush()
+        self.drawn = True
+
     def close(self) -> None:
         if self.enabled and self.drawn:
             self.stream.write("\r\x1b[K")
@@ -460,13 +482,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             _err(f"more bad lines not shown (see the status column)")
 
     def progress(lines: int, nbytes: int) -> None:
-        if bar.enabled and size:
-            # Show lines done and a byte-based fraction for the ETA.
-            bar.label = f"batch {lines:,} lines"
-            bar.unit = "B"
-            bar.update(nbytes, size)
-        else:
-            bar.update(lines)
+        bar.update_lines(lines, nbytes, size)
 
     try:
         stats = batchio.run_batch(

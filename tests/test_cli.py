@@ -505,3 +505,28 @@ def test_batch_million_lines_flat_memory(tmp_path, syzygy_dir):
     assert maxrss_mb < 200, f"peak RSS {maxrss_mb:.0f} MB"
     with open(out, "rb") as f:
         assert sum(1 for _ in f) == 1_000_001  # header + one row per line
+
+
+def test_progress_only_on_a_tty(tmp_path, syzygy_dir, capsys):
+    src = tmp_path / "in.fen"
+    make_batch_input(src, 200, {})
+    code, _, err = run(["batch", str(src), "--tables", str(syzygy_dir)], capsys)
+    assert code == 0
+    assert "\r" not in err and "\x1b" not in err  # piped: nothing but the summary
+    assert err.count("\n") == 1
+
+    from pyfathom.cli import ProgressBar
+
+    class FakeTTY(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = FakeTTY()
+    bar = ProgressBar("batch", stream=tty)
+    bar.start -= 10  # ten seconds ago
+    bar.update_lines(50_000, 1_000_000, 4_000_000)
+    shown = tty.getvalue()
+    assert shown.startswith("\rbatch [######")
+    assert "25.0%" in shown and "50,000 lines" in shown and "lines/s" in shown and "ETA 30s" in shown
+    bar.close()
+    assert tty.getvalue().endswith("\r\x1b[K")
