@@ -147,7 +147,9 @@ int fathom_parse_fen(const char *fen, size_t len, fathom_board *out);
  * fathom_parse_fen_ex: as fathom_parse_fen, with flags (FATHOM_FEN_EPD) and
  * the byte range [*fen_begin, *fen_end) of the position fields within the
  * text (leading whitespace and EPD opcodes excluded).  fen_begin / fen_end
- * may be NULL; on failure they receive the trimmed line.
+ * may be NULL; on failure they span the fields that were read (from the
+ * first to at most the sixth), which is the whole trimmed line when it has
+ * six fields or fewer.
  */
 int fathom_parse_fen_ex(const char *fen, size_t len, unsigned flags,
                         fathom_board *out, size_t *fen_begin,
