@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from itertools import chain
 from types import TracebackType
 from typing import Any, Iterable, NoReturn, Optional, Sequence, TypeVar, Union
 
@@ -24,6 +25,17 @@ _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
 _new_tuple = tuple.__new__
+_chain = chain.from_iterable
+
+
+def _popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
+    """Bits set in each element."""
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(a)
+    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    counts: npt.NDArray[np.uint8] = table[a.view(np.uint8).reshape(-1, 8)].sum(
+        axis=1, dtype=np.uint8)
+    return counts
 
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
     raise ImportError("pyfathom: FAILED sentinels disagree with the C core")
@@ -344,31 +356,22 @@ class Tablebase:
 
     def _collect(self, boards: Iterable[chess.Board]
                  ) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint8],
-                            npt.NDArray[np.uint8], list[int]]:
-        """(8 contiguous mask arrays, ep, turn, rows that must fail)."""
-        limit = self.largest
-        masks: list[int] = []
-        ep: list[int] = []
-        turn: list[bool] = []
-        bad: list[int] = []
-        extend = masks.extend
-        zeros = (0,) * 8
-        for i, board in enumerate(boards):
-            occ = board.occupied_co
-            if board.castling_rights or (occ[0] | occ[1]).bit_count() > limit:
-                extend(zeros)
-                ep.append(0)
-                turn.append(False)
-                bad.append(i)
-                continue
-            extend((occ[1], occ[0], board.kings, board.queens, board.rooks,
-                    board.bishops, board.knights, board.pawns))
-            ep.append(board.ep_square or 0)
-            turn.append(board.turn)
-        n = len(ep)
-        m = np.ascontiguousarray(np.array(masks, dtype=np.uint64).reshape(n, 8).T)
-        return ([m[i] for i in range(8)], np.array(ep, dtype=np.uint8),
-                np.array(turn, dtype=np.uint8), bad)
+                            npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+        """(8 contiguous mask arrays, ep, turn, rows that must fail), read
+        from the boards in one pass.  Rows with castling rights or too many
+        pieces are zeroed (the C core rejects them at once) and flagged."""
+        flat = np.fromiter(
+            _chain((b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks,
+                    b.bishops, b.knights, b.pawns, b.ep_square or 0, b.turn,
+                    b.castling_rights) for b in boards),
+            dtype=np.uint64)
+        cols = np.ascontiguousarray(flat.reshape(-1, 11).T)
+        bad = (cols[10] != 0) | (_popcount(cols[0] | cols[1]) > self.largest)
+        masks = cols[:8]
+        if bad.any():
+            masks[:, bad] = 0
+        return ([masks[i] for i in range(8)], cols[8].astype(np.uint8),
+                cols[9].astype(np.uint8), bad)
 
     def probe_wdl_many(self, boards: Iterable[chess.Board], *,
                        threads: Optional[int] = None) -> npt.NDArray[np.int8]:
