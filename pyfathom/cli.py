@@ -188,6 +188,21 @@ def _dtz_text(dtz: int, precise: bool | None) -> str:
     return str(dtz)
 
 
+def _move_dtz_precise(tb: Any, board: Any, move: Any) -> bool | None:
+    """Whether a root move's DTZ is exact: a zeroing move's is (1 ply);
+    otherwise it is as exact as the DTZ of the position the move leads to."""
+    if board.is_zeroing(move):
+        return True
+    child = board.copy(stack=False)
+    child.push(move)
+    if child.is_checkmate() or child.is_stalemate():
+        return True
+    try:
+        return bool(tb.probe(child).dtz_precise)
+    except (KeyError, ValueError, OSError):
+        return None
+
+
 def _probe_one(tb: Any, fen: str) -> dict[str, Any]:
     """Probe a FEN; return a JSON-ready dict (raises CliError)."""
     import chess
@@ -207,7 +222,7 @@ def _probe_one(tb: Any, fen: str) -> dict[str, Any]:
         raise CliError(f"{fen}: {e.args[0] if e.args else e}") from None
     moves = []
     for rm in root.moves:
-        precise = getattr(rm, "dtz_precise", None)
+        precise = _move_dtz_precise(tb, board, rm.move)
         moves.append({
             "uci": rm.move.uci(),
             "san": board.san(rm.move),
