@@ -318,13 +318,11 @@ static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 /* Public entry points                                                 */
 /* ------------------------------------------------------------------ */
 
-static void fill_detail(const fathom_tb *tb, const tb_failure *f,
-                        fathom_detail *detail)
+static void fill_detail(const tb_failure *f, fathom_detail *detail)
 {
     if (!detail)
         return;
     memset(detail, 0, sizeof *detail);
-    (void)tb;
     if (f->key == 0)
         return;
     tb_key_name(f->key, detail->table, sizeof detail->table);
@@ -377,7 +375,7 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     if (status == FATHOM_OK)
         status = probe_wdl(&pr, &pos, &wdl);
     if (status != FATHOM_OK) {
-        fill_detail(tb, &pr.failure, detail);
+        fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
     }
     return pack(FATHOM_OK, wdl, 1);
@@ -397,7 +395,7 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
     if (status == FATHOM_OK)
         status = probe_dtz(&pr, &pos, &dtz, &precise);
     if (status != FATHOM_OK) {
-        fill_detail(tb, &pr.failure, detail);
+        fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
     }
     return pack(FATHOM_OK, dtz, precise);
@@ -457,7 +455,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
     int status = prepare(tb, &pos, white, black, kings, queens, rooks, bishops,
                          knights, pawns, ep, turn);
     if (status != FATHOM_OK) {
-        fill_detail(tb, &pr.failure, detail);
+        fill_detail(&pr.failure, detail);
         return status;
     }
     pos.rule50 = (uint8_t)(rule50 > 255 ? 255 : rule50);
@@ -492,7 +490,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         m->rank = root_rank(v, (int)pos.rule50);
     }
     if (status != FATHOM_OK) {
-        fill_detail(tb, &pr.failure, detail);
+        fill_detail(&pr.failure, detail);
         return status;
     }
     /* Insertion sort: stable, and the lists are short. */
@@ -547,7 +545,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
         m->rank = wdl_rank[-v + 2];
     }
     if (status != FATHOM_OK) {
-        fill_detail(tb, &pr.failure, detail);
+        fill_detail(&pr.failure, detail);
         return status;
     }
     for (int i = 1; i < n; i++) {

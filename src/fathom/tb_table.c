@@ -880,33 +880,24 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
             /* The target lies past every code of this byte. */
             lit -= (int64_t)(run >> 4);
             len = run & 15;
-            code <<= len;
-            bits_free += (int)len;
-            if (bits_free >= 32) {
-                bits_free -= 32;
-                if (end - ptr < 4)
-                    return FATHOM_ERR_CORRUPT;
-                code |= (uint64_t)tb_u32be(ptr) << bits_free;
-                ptr += 4;
-            }
-            continue;
-        }
-        uint16_t hit = fast[code >> 56];
-        if (hit) {
-            len = hit & 15;
-            sym = hit >> 4;
         } else {
-            unsigned i = p->start[code >> 56];
-            while (code < base[i])
-                i++;
-            len = (unsigned)min_len + i;
-            sym = first_sym[i] + (uint32_t)((code - base[i]) >> (64 - len));
-            if (sym >= p->num_syms)
-                return FATHOM_ERR_CORRUPT;
+            uint16_t hit = fast[code >> 56];
+            if (hit) {
+                len = hit & 15;
+                sym = hit >> 4;
+            } else {
+                unsigned i = p->start[code >> 56];
+                while (code < base[i])
+                    i++;
+                len = (unsigned)min_len + i;
+                sym = first_sym[i] + (uint32_t)((code - base[i]) >> (64 - len));
+                if (sym >= p->num_syms)
+                    return FATHOM_ERR_CORRUPT;
+            }
+            if (lit <= (int64_t)sym_len[sym])
+                break;
+            lit -= (int64_t)sym_len[sym] + 1;
         }
-        if (lit <= (int64_t)sym_len[sym])
-            break;
-        lit -= (int64_t)sym_len[sym] + 1;
         code <<= len;
         bits_free += (int)len;
         if (bits_free >= 32) {
@@ -985,6 +976,25 @@ static int fill_squares(const tb_enc *e, const tb_pos *pos, const orientation *o
     return 1;
 }
 
+/*
+ * Squares of the leading pawns into sq[0..pawns[0]), the one that selects
+ * the sub-table first; returns that file (a-d), or -1 when the position
+ * does not have the table's leading pawns.
+ */
+static int leading_pawns(const tb_table *t, const tb_consts *c,
+                         const tb_pos *pos, const orientation *o, int *sq)
+{
+    int lead_code = t->enc[0].pieces[0] ^ o->color_flip;
+    uint64_t bb = pos->type[lead_code & 7] &
+                  pos->color[lead_code & 8 ? TB_BLACK : TB_WHITE];
+    int i = 0;
+    for (; bb && i < t->pawns[0]; bb &= bb - 1)
+        sq[i++] = tb_lsb(bb) ^ o->square_flip;
+    if (i != t->pawns[0] || bb)
+        return -1;
+    return leading_pawn_file(t, c, sq);
+}
+
 /* Locate the sub-table and compute the index; returns the encoding used. */
 static const tb_enc *index_position(const tb_table *t, const tb_consts *c,
                                     const tb_pos *pos, const orientation *o,
@@ -1000,17 +1010,11 @@ static const tb_enc *index_position(const tb_table *t, const tb_consts *c,
         return e;
     }
     /* The leading pawns decide the file, then the file's piece order. */
-    int lead_code = t->enc[0].pieces[0] ^ o->color_flip;
-    uint64_t bb = pos->type[lead_code & 7] &
-                  pos->color[lead_code & 8 ? TB_BLACK : TB_WHITE];
-    int i = 0;
-    for (; bb && i < t->pawns[0]; bb &= bb - 1)
-        sq[i++] = tb_lsb(bb) ^ o->square_flip;
-    if (i != t->pawns[0] || bb)
+    int f = leading_pawns(t, c, pos, o, sq);
+    if (f < 0)
         return NULL;
-    int f = leading_pawn_file(t, c, sq);
     const tb_enc *e = &t->enc[f * t->sides + side];
-    if (!fill_squares(e, pos, o, t->num, i, sq, o->square_flip))
+    if (!fill_squares(e, pos, o, t->num, t->pawns[0], sq, o->square_flip))
         return NULL;
     *file = f;
     *idx = encode_pawns(t, e, c, sq);
@@ -1052,15 +1056,9 @@ int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     if (t->has_pawns) {
         /* The file is known only after finding the leading pawn. */
         int sq[TB_PIECES] = {0};
-        int lead_code = t->enc[0].pieces[0] ^ o.color_flip;
-        uint64_t bb = pos->type[lead_code & 7] &
-                      pos->color[lead_code & 8 ? TB_BLACK : TB_WHITE];
-        int i = 0;
-        for (; bb && i < t->pawns[0]; bb &= bb - 1)
-            sq[i++] = tb_lsb(bb) ^ o.square_flip;
-        if (i != t->pawns[0] || bb)
+        file = leading_pawns(t, c, pos, &o, sq);
+        if (file < 0)
             return FATHOM_ERR_CORRUPT;
-        file = leading_pawn_file(t, c, sq);
         if ((t->dtz_flags[file] & 1) != o.side)
             return FATHOM_OK;
     } else if ((t->dtz_flags[0] & 1) != o.side && !t->symmetric) {
