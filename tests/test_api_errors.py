@@ -274,6 +274,23 @@ def test_corrupt_table_in_process(syzygy_dir: Path, tmp_path: Path) -> None:
         assert out.tolist() == [pyfathom.FAILED]
 
 
+def test_vanished_table_file(syzygy_dir: Path, tmp_path: Path) -> None:
+    # Registered, then deleted before its first probe: an OSError naming it.
+    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
+    board = chess.Board(KRVK)
+    with pyfathom.open_tablebase(d) as tb:
+        (d / "KRvK.rtbw").unlink()
+        for probe in (tb.probe_wdl, tb.get_wdl, tb.probe_root):
+            with pytest.raises(pyfathom.TableFileError) as info:
+                probe(board)
+            e = info.value
+            assert isinstance(e, OSError) and not isinstance(e, KeyError)
+            assert e.filename == str(d / "KRvK.rtbw")
+            assert str(e).endswith(f"{str(d / 'KRvK.rtbw')!r} (wdl table KRvK), "
+                                   f"while probing {board.fen()}")
+        assert tb.probe_wdl_many([board]).tolist() == [pyfathom.FAILED]
+
+
 # ---- closed tablebase -------------------------------------------------------------
 
 def test_closed_tablebase(syzygy_dir: Path) -> None:

@@ -222,6 +222,23 @@ def test_same_method_names_as_chess_syzygy() -> None:
     assert issubclass(pyfathom.MissingTableError, chess.syzygy.MissingTableError)
 
 
+def test_two_instances_coexist(syzygy_dir: Path, tmp_path: Path) -> None:
+    import shutil
+    krk, kqk = tmp_path / "krk", tmp_path / "kqk"
+    for d, key in ((krk, "KRvK"), (kqk, "KQvK")):
+        d.mkdir()
+        for ext in ("rtbw", "rtbz"):
+            shutil.copyfile(syzygy_dir / f"{key}.{ext}", d / f"{key}.{ext}")
+    rook = chess.Board("8/8/8/8/8/8/2R5/1K1k4 w - - 0 1")
+    queen = chess.Board("8/8/8/8/8/8/Q7/1K1k4 w - - 0 1")
+    with pyfathom.open_tablebase(krk) as a, pyfathom.open_tablebase(kqk) as b:
+        assert a.probe_wdl(rook) == WDL.WIN and a.get_wdl(queen) is None
+        assert b.probe_wdl(queen) == WDL.WIN and b.get_wdl(rook) is None
+        assert a.mapped_count == 1 and b.mapped_count == 1
+        a.close()
+        assert b.probe_dtz(queen) > 0
+
+
 def test_thread_shared_board(tablebase: pyfathom.Tablebase) -> None:
     import concurrent.futures
     board = chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")
