@@ -37,6 +37,7 @@ def _popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
         axis=1, dtype=np.uint8)
     return counts
 
+
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
     raise ImportError("pyfathom: FAILED sentinels disagree with the C core")
 
