@@ -429,15 +429,18 @@ class UciLoop:
 
     def set_option(self, line: str) -> None:
         # setoption name <name with spaces> [value <value with spaces>]
-        rest = line.split(None, 1)[1] if " " in line else ""
-        if not rest.startswith("name "):
+        tokens = line.split()
+        if len(tokens) < 3 or tokens[1] != "name":
             return
-        rest = rest[5:]
-        name, _, value = rest.partition(" value ")
-        if name.strip().lower() == "syzygypath":
+        rest = tokens[2:]
+        if "value" in rest:
+            i = rest.index("value")
+            name, value = " ".join(rest[:i]), line.split(" value", 1)[1].strip()
+        else:
+            name, value = " ".join(rest), ""
+        if name.lower() == "syzygypath":
             largest = self.engine.tables.set_path(value)
-            self.send(f"info string SyzygyPath {value.strip() or '<empty>'}: "
-                      f"largest {largest}")
+            self.send(f"info string SyzygyPath {value or '<empty>'}: largest {largest}")
 
     def set_position(self, args: list[str]) -> None:
         if not args:
