@@ -466,17 +466,21 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
     int n = status == FATHOM_OK ? tb_gen_legal(&pos, TB_GEN_ALL, legal) : 0;
     for (int i = 0; i < n && status == FATHOM_OK; i++) {
         tb_pos child;
-        int v, p = 1;
+        int v = 0, p = 1;
         tb_do_move(&pos, legal[i], &child);
         if (root_dtz > 0 && is_checkmate(&child)) {
             v = 1;
         } else if (child.rule50 != 0) {
             status = probe_dtz(&pr, &child, &v, &p);
+            if (status != FATHOM_OK)
+                break;
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
         } else {
             static const int wdl_to_dtz[5] = {-1, -101, 0, 101, 1};
             status = probe_wdl(&pr, &child, &v);
+            if (status != FATHOM_OK)
+                break;
             v = wdl_to_dtz[-v + 2];
         }
         fathom_root_move *m = &moves[i];
@@ -534,6 +538,8 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
         int v = 0;
         tb_do_move(&pos, legal[i], &child);
         status = probe_wdl(&pr, &child, &v);
+        if (status != FATHOM_OK)
+            break;
         fathom_root_move *m = &moves[i];
         m->from = legal[i].from;
         m->to = legal[i].to;
