@@ -189,8 +189,9 @@ def tb_init(path: Union[str, "os.PathLike[str]", bytes]) -> bool:
     """Load the tables found in a path list (``:``-separated on POSIX,
     ``;`` on Windows; empty entries are fine), replacing any earlier set.
 
-    Returns True on success (also when no table was found: check
-    :data:`TB_LARGEST`), False if the path list could not be used.
+    Returns True, also when no table was found (check :data:`TB_LARGEST`,
+    which is then 0); False only when memory runs out.  Not thread safe with
+    respect to probes, as in Fathom.
     """
     return bool(lib.tb_init(os.fsencode(path)))
 
