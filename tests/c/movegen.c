@@ -1,6 +1,6 @@
 /*
  * movegen.c - prints the legal moves tchess.h generates for each FEN read
- * from stdin, one line per FEN: "<count> <uci> <uci> ..." (sorted by the
+ * from stdin, one line per FEN: "<count> <in check> <checkers> <uci> ..." (sorted by the
  * caller).  tests/test_core_c.py compares them with python-chess, so the
  * self-consistency checks stand on a move generator that is itself tested.
  */
@@ -22,7 +22,7 @@ int main(void)
             continue;
         }
         n = t_gen_legal(&p, moves);
-        printf("%d %d", n, t_in_check(&p));
+        printf("%d %d %d", n, t_in_check(&p), t_checkers(&p));
         for (i = 0; i < n; i++) {
             char buf[6];
             t_uci(&moves[i], buf);

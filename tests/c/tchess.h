@@ -97,6 +97,45 @@ static inline int t_king_square(const tpos *p, int color)
     return -1;
 }
 
+/* Does the piece on square s attack square k (in the full position)? */
+static inline int t_attacks_from(const tpos *p, int s, int k)
+{
+    int type = abs(p->sq[s]), df = t_file(k) - t_file(s), dr = t_rank(k) - t_rank(s);
+    int sf, sr, f, r;
+    switch (type) {
+    case T_PAWN:
+        return abs(df) == 1 && dr == (p->sq[s] > 0 ? 1 : -1);
+    case T_KNIGHT:
+        return (abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1);
+    case T_KING:
+        return abs(df) <= 1 && abs(dr) <= 1 && (df || dr);
+    default:
+        break;
+    }
+    if (!df && !dr)
+        return 0;
+    if (df && dr && abs(df) != abs(dr))
+        return 0;
+    if ((df && dr) ? type == T_ROOK : type == T_BISHOP)
+        return 0;
+    sf = (df > 0) - (df < 0);
+    sr = (dr > 0) - (dr < 0);
+    for (f = t_file(s) + sf, r = t_rank(s) + sr; r * 8 + f != k; f += sf, r += sr)
+        if (p->sq[r * 8 + f])
+            return 0;
+    return 1;
+}
+
+/* Number of pieces giving check to the side to move. */
+static inline int t_checkers(const tpos *p)
+{
+    int k = t_king_square(p, p->turn), s, n = 0;
+    for (s = 0; s < 64; s++)
+        if (p->sq[s] && t_color_of(p->sq[s]) != p->turn && t_attacks_from(p, s, k))
+            n++;
+    return n;
+}
+
 static inline int t_in_check(const tpos *p)
 {
     int k = t_king_square(p, p->turn);
