@@ -125,10 +125,12 @@ class ProgressBar:
 
 def _count(n: int, unit: str) -> str:
     if unit == "B":
-        for suffix in ("B", "KiB", "MiB", "GiB", "TiB"):
-            if n < 1024 or suffix == "TiB":
-                return f"{n:.0f} {suffix}" if suffix == "B" else f"{n:.1f} {suffix}"
-            n /= 1024  # type: ignore[assignment]
+        value = float(n)
+        for suffix in ("B", "KiB", "MiB", "GiB"):
+            if value < 1024:
+                return f"{value:.0f} B" if suffix == "B" else f"{value:.1f} {suffix}"
+            value /= 1024
+        return f"{value:.1f} TiB"
     return f"{n:,}{(' ' + unit) if unit else ''}"
 
 
@@ -494,7 +496,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             _err(f"{args.file}:{line}: {reason}: {shown!r}")
         elif reported == _MAX_REPORTED + 1:
             bar.close()
-            _err(f"more bad lines not shown (see the status column)")
+            _err("more bad lines not shown (see the status column)")
 
     def progress(lines: int, nbytes: int) -> None:
         bar.update_lines(lines, nbytes, size)
@@ -520,7 +522,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
                + (f" ({parts})" if parts else "")
                + f" in {elapsed:.2f}s")
     if args.strict and stats.bad:
-        summary += f"; stopped at the first bad line (--strict)"
+        summary += "; stopped at the first bad line (--strict)"
     _err(summary)
     return EXIT_FAIL if stats.bad else EXIT_OK
 
