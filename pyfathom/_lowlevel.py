@@ -33,7 +33,7 @@ from pyfathom._errors import (
 from pyfathom._fathom import ffi, lib
 
 Handle = Any
-"""A ``fathom_tb *`` cdata (with :func:`ffi.gc` as a backstop)."""
+"""A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
 
 ProbeFn = Callable[..., int]
 
@@ -133,16 +133,17 @@ def check(status: int, context: str) -> None:
 # ---- instance lifetime -----------------------------------------------------
 
 def open_handle() -> Handle:
-    """``fathom_open``: a new empty instance, closed by :func:`close_handle`
-    (or, as a backstop only, when the cdata is garbage collected)."""
+    """``fathom_open``: a new empty instance.
+
+    ``fathom_close`` runs when the last reference to the returned cdata is
+    dropped.  A probe passes the cdata into its foreign call, which keeps
+    it alive while the GIL is released, so a concurrent ``close()`` (which
+    only drops the owner's reference) can never free an instance that a
+    probe is still reading.
+    """
     out = ffi.new("fathom_tb **")
     check(lib.fathom_open(out), "opening a tablebase")
     return ffi.gc(out[0], lib.fathom_close)
-
-
-def close_handle(handle: Handle) -> None:
-    """``fathom_close`` now (and never again from the garbage collector)."""
-    ffi.release(handle)
 
 
 def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:

@@ -137,13 +137,15 @@ class Tablebase:
         """Unmap every table and free the C instance.
 
         Probing afterwards raises :class:`~pyfathom.ClosedTablebaseError`.
-        Closing twice is fine.
+        Closing twice is fine.  Closing while other threads are inside a
+        probe is safe: each probe holds a reference to the C instance for
+        the length of its call, and the instance is freed when the last
+        such reference goes (at once when no probe is running; under
+        CPython's reference counting this is deterministic).
         """
-        h = self._h
-        if h is not None:
+        if self._h is not None:
             self._h = None
             self._wdl = self._dtz = _closed
-            _ll.close_handle(h)
 
     def __enter__(self) -> Tablebase:
         return self

@@ -12,6 +12,7 @@ shows up as a failed test with the signal, not as a dead test run.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -405,3 +406,23 @@ def test_batch_rows_fail_without_raising(tablebase: pyfathom.Tablebase) -> None:
     assert dtz[0] == tablebase.probe_dtz(boards[0])
     assert tablebase.probe_wdl_many([]).shape == (0,)
     assert tablebase.probe_dtz_many(iter([])).dtype == np.int16
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs /proc/self/maps (Linux)")
+def test_close_unmaps_at_once(syzygy_dir: Path, tmp_path: Path) -> None:
+    """close() frees the C instance (and so every mapping) right away when
+    no probe is running, even though the instance is reference counted."""
+    for name in ("KBNvK.rtbw", "KBNvK.rtbz", "KBvK.rtbw", "KNvK.rtbw"):
+        shutil.copy(syzygy_dir / name, tmp_path / name)
+    syzygy_dir = tmp_path  # a private copy: other tests map the shared one
+    tb = pyfathom.open_tablebase(syzygy_dir)
+    tb.probe_dtz(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
+    assert tb.mapped_count > 0
+
+    def mapped_tables() -> int:
+        with open("/proc/self/maps") as maps:
+            return sum(str(syzygy_dir) in line for line in maps)
+
+    assert mapped_tables() > 0
+    tb.close()
+    assert mapped_tables() == 0
