@@ -424,3 +424,98 @@ def test_batch_epd_and_null_optional_outputs():
     )
     assert n_ok == 1 and st[0] == lib.FATHOM_FEN_OK
     assert out[0][0] == chess.Board(text.decode()).occupied_co[chess.WHITE]
+
+
+# --- memory safety under sanitizers -----------------------------------------
+
+FUZZ_DRIVER = r"""
+#include "fen.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long long state = 88172645463325252ULL;
+static unsigned next_rand(void)
+{
+    state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+    return (unsigned)(state >> 11);
+}
+
+int main(void)
+{
+    static const char *seeds[] = {
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq e3 12 34",
+        "8/8/8/8/8/1k6/8/KQ6 b - - wdl 2; dtz 1;",
+    };
+    static const char alphabet[] = " /12345678KQRBNPkqrbnpwb-abcdefgh09\t\r\n;x";
+    unsigned long ok = 0;
+    for (int it = 0; it < 300000; it++) {
+        const char *seed = seeds[it % 3];
+        size_t n = strlen(seed), len, begin = 0, end = 0;
+        char tmp[128];
+        fathom_board board;
+        memcpy(tmp, seed, n);
+        for (int m = (int)(next_rand() % 5); m > 0; m--)
+            tmp[next_rand() % n] = (next_rand() % 4) ? alphabet[next_rand() % (sizeof alphabet - 1)]
+                                                     : (char)(next_rand() % 256);
+        len = next_rand() % (n + 1);
+        char *buf = malloc(len ? len : 1);  /* exactly len bytes: ASan sees any overread */
+        memcpy(buf, tmp, len);
+        if (fathom_parse_fen_ex(buf, len, (unsigned)(it & 1), &board, &begin, &end) == 0)
+            ok++;
+        if (begin > end || end > len) { printf("bad span\n"); return 1; }
+        free(buf);
+    }
+    /* The bulk entry point over one exact-size buffer of lines. */
+    {
+        enum { N = 1000 };
+        static size_t off[N], lens[N], fb[N], fe[N];
+        static uint64_t m[8][N];
+        static uint8_t ep[N], turn[N], castling[N];
+        static uint16_t half[N];
+        static int8_t status[N];
+        size_t total = 0, pos = 0;
+        for (int i = 0; i < N; i++) total += strlen(seeds[i % 3]) - (size_t)(i % 7);
+        char *buf = malloc(total);
+        for (int i = 0; i < N; i++) {
+            size_t n = strlen(seeds[i % 3]) - (size_t)(i % 7);
+            memcpy(buf + pos, seeds[i % 3], n);
+            off[i] = pos; lens[i] = n; pos += n;
+        }
+        size_t good = fathom_parse_fen_batch(buf, off, lens, N, 1, m[0], m[1], m[2], m[3], m[4], m[5],
+                                             m[6], m[7], ep, turn, castling, half, fb, fe, status);
+        free(buf);
+        if (good == 0) { printf("batch parsed nothing\n"); return 1; }
+    }
+    printf("ok %lu\n", ok);
+    return 0;
+}
+"""
+
+
+def test_parser_memory_safe_under_sanitizers(tmp_path):
+    """Mutated FENs in exact-size heap buffers, under ASan and UBSan: any read
+    past the given length or undefined behaviour aborts the driver."""
+    import shutil
+    import subprocess
+
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    assert cc, "a C compiler is required"
+    src_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "fathom")
+    driver = tmp_path / "fen_fuzz.c"
+    driver.write_text(FUZZ_DRIVER)
+    exe = tmp_path / "fen_fuzz"
+    cmd = [cc, "-std=c99", "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+           "-I", src_dir, str(driver), os.path.join(src_dir, "fen.c"), "-o", str(exe)]
+    build = subprocess.run(cmd, capture_output=True, text=True)
+    if build.returncode != 0 and "sanitize" in build.stderr:
+        pytest.skip(f"this compiler has no sanitizer runtime: {build.stderr.strip()[:200]}")
+    assert build.returncode == 0, build.stderr
+    # The warning flags the project builds with must stay quiet too.
+    strict = subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-c", os.path.join(src_dir, "fen.c"),
+                             "-o", str(tmp_path / "fen.o")], capture_output=True, text=True)
+    assert strict.returncode == 0 and strict.stderr == "", strict.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("ok ")
