@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 __all__ = ["main"]
 
@@ -530,10 +530,18 @@ def cmd_batch(args: argparse.Namespace) -> int:
 # --- main ---------------------------------------------------------------------------
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors on one line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        raise SystemExit(EXIT_USAGE)
+
+
 def _parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Probe Syzygy endgame tablebases (WDL, DTZ, best moves) from the command line.",
         epilog="Tables are looked up from --tables, else $SYZYGY_PATH, else the directory "
@@ -599,8 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # --help, --version, usage errors
         return int(e.code) if isinstance(e.code, int) else EXIT_USAGE
     if args.command is None:
-        parser.print_usage(sys.stderr)
-        _err("a command is required (download, probe, info or batch)")
+        _err("a command is required: download, probe, info or batch (see pyfathom --help)")
         return EXIT_USAGE
     try:
         return int(args.func(args))

@@ -67,10 +67,14 @@ def test_python_m_pyfathom_help():
 def test_usage_errors(capsys):
     code, _, err = run([], capsys)
     assert code == 2 and "a command is required" in err
+    assert_one_line_error(err)
     code, _, err = run(["probe"], capsys)
-    assert code == 2 and "usage:" in err
+    assert code == 2 and "required: FEN" in err and "pyfathom probe --help" in err
+    assert err.count("\n") == 1
     code, _, err = run(["frobnicate"], capsys)
-    assert code == 2
+    assert code == 2 and err.count("\n") == 1
+    code, _, err = run(["batch", "x", "--threads", "many"], capsys)
+    assert code == 2 and "--threads" in err and err.count("\n") == 1
 
 
 # --- probe ------------------------------------------------------------------------------
