@@ -19,6 +19,7 @@ Each input line gives exactly one result row, in order, with a status:
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -430,22 +431,37 @@ def run_batch(
     writer = RowWriter(out, fmt)
     stats = BatchStats()
     done_bytes = 0
-    for chunk in read_chunks(stream, chunk_lines):
-        probed = probe_chunk(tb, chunk, dtz=dtz, threads=threads)
-        bad = probed.bad_rows()
-        if strict and len(bad):
-            first = int(bad[0])
-            writer.write(probed, first)
-            stats.add(probed, first + 1)
+    # One chunk is read, parsed and probed (C calls, GIL released) in a
+    # worker while the previous one is written: at most two chunks in memory.
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pyfathom-batch") as pool:
+        chunks = read_chunks(stream, chunk_lines)
+
+        def next_probed() -> ProbedChunk | None:
+            chunk = next(chunks, None)
+            return None if chunk is None else probe_chunk(tb, chunk, dtz=dtz, threads=threads)
+
+        pending = pool.submit(next_probed)
+        while True:
+            probed = pending.result()
+            if probed is None:
+                break
+            pending = pool.submit(next_probed)
+            chunk = probed.chunk
+            bad = probed.bad_rows()
+            if strict and len(bad):
+                first = int(bad[0])
+                writer.write(probed, first)
+                stats.add(probed, first + 1)
+                if on_bad is not None:
+                    on_bad(chunk.first_line + first, probed.line_text(first), probed.reason(first))
+                pending.cancel()
+                break
+            writer.write(probed)
+            stats.add(probed)
             if on_bad is not None:
-                on_bad(chunk.first_line + first, probed.line_text(first), probed.reason(first))
-            return stats
-        writer.write(probed)
-        stats.add(probed)
-        if on_bad is not None:
-            for i in bad.tolist():
-                on_bad(chunk.first_line + i, probed.line_text(i), probed.reason(i))
-        done_bytes += chunk.nbytes
-        if progress is not None:
-            progress(stats.lines, done_bytes)
+                for i in bad.tolist():
+                    on_bad(chunk.first_line + i, probed.line_text(i), probed.reason(i))
+            done_bytes += chunk.nbytes
+            if progress is not None:
+                progress(stats.lines, done_bytes)
     return stats
