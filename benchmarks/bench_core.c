@@ -1,0 +1,141 @@
+/*
+ * bench_core.c - WDL and DTZ probes per second of the C core, called
+ * directly through the instance API (fathom.h), over a fixed position file.
+ *
+ *   bench_core TABLE_DIR POSITIONS_FILE [RUNS] [MIN_SECONDS]
+ *
+ * POSITIONS_FILE has one position per line: ten fields (white black kings
+ * queens rooks bishops knights pawns as hex bitboards, ep square, turn),
+ * optionally followed by " ; FEN" (ignored here).  benchmarks/make_positions.py
+ * writes it.
+ *
+ * After a warm-up pass (tables mapped), each of RUNS runs (default 5) loops
+ * over all positions as many times as needed to last MIN_SECONDS (default
+ * 0.3 s) and reports probes per second; the median run is printed last as
+ *
+ *   wdl_median_probes_per_sec N
+ *   dtz_median_probes_per_sec N
+ *
+ * Single-threaded, one probe per call, like an engine's probe in search.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fathom.h"
+
+typedef struct row {
+    unsigned long long bb[8];
+    unsigned ep;
+    int turn;
+} row;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static long loop(fathom_tb *tb, const row *rows, long n, int dtz, long long *sink)
+{
+    long i, failed = 0;
+    long long acc = 0;
+    for (i = 0; i < n; i++) {
+        const row *r = &rows[i];
+        fathom_result res = dtz
+            ? fathom_probe_dtz(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3], r->bb[4],
+                               r->bb[5], r->bb[6], r->bb[7], r->ep, r->turn, NULL)
+            : fathom_probe_wdl(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3], r->bb[4],
+                               r->bb[5], r->bb[6], r->bb[7], r->ep, r->turn, NULL);
+        failed += FATHOM_RESULT_STATUS(res) != FATHOM_OK;
+        acc += res;
+    }
+    *sink += acc;
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    FILE *f;
+    row *rows = NULL;
+    long n = 0, cap = 0;
+    int runs = argc > 3 ? atoi(argv[3]) : 5, kind;
+    double min_seconds = argc > 4 ? atof(argv[4]) : 0.3;
+    char line[1024];
+    fathom_tb *tb = NULL;
+    unsigned found = 0;
+    long long sink = 0;
+    if (argc < 3 || runs < 1 || runs > 99) {
+        fprintf(stderr, "usage: %s TABLE_DIR POSITIONS_FILE [RUNS] [MIN_SECONDS]\n", argv[0]);
+        return 2;
+    }
+    f = fopen(argv[2], "r");
+    if (!f) {
+        perror(argv[2]);
+        return 2;
+    }
+    while (fgets(line, sizeof line, f)) {
+        row r;
+        if (sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %u %d", &r.bb[0],
+                   &r.bb[1], &r.bb[2], &r.bb[3], &r.bb[4], &r.bb[5], &r.bb[6],
+                   &r.bb[7], &r.ep, &r.turn) != 10)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            rows = realloc(rows, (size_t)cap * sizeof *rows);
+            if (!rows)
+                return 2;
+        }
+        rows[n++] = r;
+    }
+    fclose(f);
+    if (n == 0) {
+        fprintf(stderr, "no positions in %s\n", argv[2]);
+        return 2;
+    }
+    if (fathom_open(&tb) != FATHOM_OK ||
+        fathom_add_directory(tb, argv[1], 1, 1, &found) != FATHOM_OK || !found) {
+        fprintf(stderr, "no tables in %s\n", argv[1]);
+        return 2;
+    }
+    printf("positions %ld tables %u runs %d\n", n, found, runs);
+    for (kind = 0; kind < 2; kind++) {
+        const char *name = kind ? "dtz" : "wdl";
+        double rates[100], t0, once;
+        long reps, failed;
+        int r, k;
+        t0 = now();
+        failed = loop(tb, rows, n, kind, &sink); /* warm-up: maps the tables */
+        once = now() - t0;
+        t0 = now();
+        loop(tb, rows, n, kind, &sink);
+        once = now() - t0;
+        reps = once > 0 ? (long)(min_seconds / once) + 1 : 1;
+        for (r = 0; r < runs; r++) {
+            double t;
+            t0 = now();
+            for (k = 0; k < reps; k++)
+                loop(tb, rows, n, kind, &sink);
+            t = now() - t0;
+            rates[r] = (double)n * (double)reps / t;
+            printf("%s_run %d probes_per_sec %.0f\n", name, r + 1, rates[r]);
+        }
+        qsort(rates, (size_t)runs, sizeof rates[0], cmp_double);
+        printf("%s_failed %ld\n", name, failed);
+        printf("%s_median_probes_per_sec %.0f\n", name, rates[runs / 2]);
+        printf("%s_median_us_per_probe %.4f\n", name, 1e6 / rates[runs / 2]);
+    }
+    printf("checksum %lld\n", sink);
+    fathom_close(tb);
+    free(rows);
+    return 0;
+}

@@ -1,0 +1,237 @@
+"""pyfathom from Python against python-chess and against the C loop, in one
+run on the same positions.
+
+    python benchmarks/bench_python.py [--tables DIR] [--positions N]
+        [--oracle-positions M] [--runs R] [--batch-lines L] [--json]
+
+Reports (medians of R runs):
+
+* per-board ``probe_wdl`` / ``probe_dtz``: pyfathom and python-chess, us per
+  probe, and the ratio (target >= 60x each);
+* the split of one pyfathom probe: the whole ``Tablebase.probe_wdl(board)``,
+  the bare cffi call with ready-made integers (so conversion = whole - bare),
+  and the C core alone (from bench_core.c);
+* ``probe_wdl_bitboards`` with 1 and 2 threads against the C loop of
+  bench_core.c (targets: 1 thread >= 0.8x the C loop, 2 threads >= 1.8x
+  one thread);
+* ``pyfathom batch`` end to end (FEN file in, CSV out), positions per second.
+
+python-chess is slow (about 0.1 ms per WDL and 1 ms per DTZ probe), so it
+runs on the first M positions only, and pyfathom is timed on the same M for
+the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common  # noqa: E402
+
+import chess  # noqa: E402
+import chess.syzygy  # noqa: E402
+import numpy as np  # noqa: E402
+
+import pyfathom  # noqa: E402
+
+
+def _median_time(fn: Callable[[], object], runs: int, min_seconds: float = 0.0) -> float:
+    """Median seconds of one call of fn over `runs` runs (each run repeats
+    fn until min_seconds have passed, and is divided by the repeats)."""
+    times = []
+    for _ in range(runs):
+        reps = 0
+        start = time.perf_counter()
+        while True:
+            fn()
+            reps += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds:
+                break
+        times.append(elapsed / reps)
+    return statistics.median(times)
+
+
+def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
+          min_seconds: float) -> dict[str, Any]:
+    pos_file = common.make_positions(common.BIN / f"positions-{n}.txt", n)
+    fens = common.read_fens(pos_file)
+    boards = [chess.Board(f) for f in fens]
+    small = boards[:n_oracle]
+    res: dict[str, Any] = {"positions": len(boards), "oracle_positions": len(small), "runs": runs}
+
+    tb = pyfathom.open_tablebase(tables)
+    pc = chess.syzygy.open_tablebase(str(tables))
+    try:
+        # Warm both (tables mapped / opened).
+        for b in small:
+            tb.probe_dtz(b)
+            pc.probe_dtz(b)
+
+        def per_board(probe: Callable[[chess.Board], object], bs: list[chess.Board]) -> Callable[[], None]:
+            def run() -> None:
+                for b in bs:
+                    probe(b)
+            return run
+
+        for kind in ("wdl", "dtz"):
+            ours = _median_time(per_board(getattr(tb, f"probe_{kind}"), small), runs, min_seconds)
+            theirs = _median_time(per_board(getattr(pc, f"probe_{kind}"), small), max(1, runs // 2 + 1))
+            res[f"pyfathom_{kind}_us"] = ours / len(small) * 1e6
+            res[f"python_chess_{kind}_us"] = theirs / len(small) * 1e6
+            res[f"{kind}_ratio"] = theirs / ours
+        # pyfathom on all positions (per board) too.
+        for kind in ("wdl", "dtz"):
+            t = _median_time(per_board(getattr(tb, f"probe_{kind}"), boards), runs, min_seconds)
+            res[f"pyfathom_{kind}_us_all"] = t / len(boards) * 1e6
+
+        # Split of one WDL probe: whole call vs the bare cffi call.
+        from pyfathom import _lowlevel as ll
+
+        handle = getattr(tb, "_h")
+        null = ll.NULL
+        args = [(b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks, b.bishops,
+                 b.knights, b.pawns, b.ep_square or 0, b.turn) for b in boards]
+        raw_wdl = ll.probe_wdl_raw
+
+        def bare() -> None:
+            for w, bl, k, q, r, bi, kn, p, ep, turn in args:
+                raw_wdl(handle, w, bl, k, q, r, bi, kn, p, ep, turn, null)
+
+        bare_t = _median_time(bare, runs, min_seconds) / len(boards) * 1e6
+        res["split_whole_wdl_us"] = res["pyfathom_wdl_us_all"]
+        res["split_cffi_call_wdl_us"] = bare_t
+        res["split_conversion_wdl_us"] = res["pyfathom_wdl_us_all"] - bare_t
+
+        # C loop (same positions, same machine, same run).
+        core = common.run_bench_core(tables, pos_file, runs, min_seconds)
+        res["c_wdl_probes_per_sec"] = core["wdl_median_probes_per_sec"]
+        res["c_dtz_probes_per_sec"] = core["dtz_median_probes_per_sec"]
+        res["split_c_core_wdl_us"] = core["wdl_median_us_per_probe"]
+        res["split_cffi_overhead_wdl_us"] = bare_t - core["wdl_median_us_per_probe"]
+
+        # Batch calls.
+        import positions as P
+
+        arrays = P.to_arrays(boards)
+        names = ["white", "black", "kings", "queens", "rooks", "bishops", "knights",
+                 "pawns", "ep", "turn"]
+        cols = [arrays[k] for k in names]
+        for kind in ("wdl", "dtz"):
+            fn = getattr(tb, f"probe_{kind}_bitboards")
+            for threads in (1, 2):
+                t = _median_time(lambda: fn(*cols, threads=threads), runs, min_seconds)
+                res[f"batch_{kind}_t{threads}_probes_per_sec"] = len(boards) / t
+        res["batch_wdl_t1_vs_c_loop"] = res["batch_wdl_t1_probes_per_sec"] / res["c_wdl_probes_per_sec"]
+        res["batch_wdl_t2_vs_t1"] = res["batch_wdl_t2_probes_per_sec"] / res["batch_wdl_t1_probes_per_sec"]
+        res["batch_dtz_t1_vs_c_loop"] = res["batch_dtz_t1_probes_per_sec"] / res["c_dtz_probes_per_sec"]
+        res["batch_dtz_t2_vs_t1"] = res["batch_dtz_t2_probes_per_sec"] / res["batch_dtz_t1_probes_per_sec"]
+        t = _median_time(lambda: tb.probe_wdl_many(boards), runs, min_seconds)
+        res["many_wdl_probes_per_sec"] = len(boards) / t
+    finally:
+        tb.close()
+        pc.close()
+
+    # pyfathom batch, end to end.
+    if batch_lines > 0:
+        res.update(bench_cli(tables, fens, batch_lines))
+    return res
+
+
+def bench_cli(tables: Path, fens: list[str], lines: int) -> dict[str, Any]:
+    """Time ``python -m pyfathom batch`` on a FEN file of `lines` lines."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "in.fen"
+        with src.open("w") as f:
+            for i in range(lines):
+                f.write(fens[i % len(fens)] + "\n")
+        for dtz in (False, True):
+            cmd = [sys.executable, "-m", "pyfathom", "batch", str(src), "--tables", str(tables),
+                   "-o", os.devnull] + (["--dtz"] if dtz else [])
+            start = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            elapsed = time.perf_counter() - start
+            key = "cli_batch_dtz" if dtz else "cli_batch_wdl"
+            if proc.returncode not in (0,):
+                out[key + "_error"] = proc.stderr.strip()[-500:]
+                continue
+            out[key + "_lines"] = lines
+            out[key + "_positions_per_sec"] = lines / elapsed
+    return out
+
+
+def report(res: dict[str, Any]) -> str:
+    r = res
+    lines = [
+        f"positions: {r['positions']} (3-4 pieces); python-chess compared on {r['oracle_positions']};"
+        f" medians of {r['runs']} runs",
+        "",
+        "per-board probes (us/probe)      pyfathom  python-chess   ratio (target >= 60x)",
+        f"  probe_wdl                     {r['pyfathom_wdl_us']:9.3f}  {r['python_chess_wdl_us']:12.1f}"
+        f"   {r['wdl_ratio']:6.0f}x",
+        f"  probe_dtz                     {r['pyfathom_dtz_us']:9.3f}  {r['python_chess_dtz_us']:12.1f}"
+        f"   {r['dtz_ratio']:6.0f}x",
+        "",
+        "split of one probe_wdl (us, all positions)",
+        f"  whole Tablebase.probe_wdl     {r['split_whole_wdl_us']:.3f}",
+        f"  bare cffi call (ints ready)   {r['split_cffi_call_wdl_us']:.3f}",
+        f"  -> Python-side conversion     {r['split_conversion_wdl_us']:.3f}",
+        f"  C core alone (bench_core)     {r['split_c_core_wdl_us']:.3f}",
+        f"  -> cffi call overhead         {r['split_cffi_overhead_wdl_us']:.3f}",
+        "",
+        "batch (probes/s)                 WDL            DTZ",
+        f"  C loop (bench_core)           {r['c_wdl_probes_per_sec']:12,.0f}   {r['c_dtz_probes_per_sec']:12,.0f}",
+        f"  *_bitboards, 1 thread         {r['batch_wdl_t1_probes_per_sec']:12,.0f}   "
+        f"{r['batch_dtz_t1_probes_per_sec']:12,.0f}",
+        f"  *_bitboards, 2 threads        {r['batch_wdl_t2_probes_per_sec']:12,.0f}   "
+        f"{r['batch_dtz_t2_probes_per_sec']:12,.0f}",
+        f"  1 thread / C loop             {r['batch_wdl_t1_vs_c_loop']:12.2f}   "
+        f"{r['batch_dtz_t1_vs_c_loop']:12.2f}   (target >= 0.8)",
+        f"  2 threads / 1 thread          {r['batch_wdl_t2_vs_t1']:12.2f}   "
+        f"{r['batch_dtz_t2_vs_t1']:12.2f}   (target >= 1.8)",
+        f"  probe_wdl_many (boards)       {r['many_wdl_probes_per_sec']:12,.0f}",
+    ]
+    for kind in ("wdl", "dtz"):
+        key = f"cli_batch_{kind}"
+        if key + "_positions_per_sec" in r:
+            lines.append(f"  pyfathom batch{' --dtz' if kind == 'dtz' else '      '} (end to end) "
+                         f"{r[key + '_positions_per_sec']:10,.0f} positions/s "
+                         f"({r[key + '_lines']:,} lines)")
+        elif key + "_error" in r:
+            lines.append(f"  pyfathom batch ({kind}) failed: {r[key + '_error']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=Path, help="table directory (default: the test tables)")
+    parser.add_argument("--positions", type=int, default=10_000)
+    parser.add_argument("--oracle-positions", type=int, default=1_000,
+                        help="positions probed with python-chess for the ratios")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--min-seconds", type=float, default=0.3)
+    parser.add_argument("--batch-lines", type=int, default=200_000,
+                        help="lines for the `pyfathom batch` run (0: skip)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    tables = args.tables or common.default_tables()
+    res = bench(tables, args.positions, min(args.oracle_positions, args.positions), args.runs,
+                args.batch_lines, args.min_seconds)
+    print(json.dumps(res, indent=2) if args.json else report(res))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

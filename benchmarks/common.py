@@ -1,0 +1,92 @@
+"""Shared helpers of the benchmark scripts: tables, the position file, and
+building / running the C benchmark.  Not imported by the package."""
+
+from __future__ import annotations
+
+import os
+import random
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+BIN = BENCH / "bin"
+CORE = ROOT / "src" / "fathom"
+
+sys.path.insert(0, str(ROOT / "tests"))
+
+import positions as _positions  # noqa: E402  (the tests' generators)
+
+
+def default_tables() -> Path:
+    """The tests' table directory, fetched (verified) on first use."""
+    from pyfathom import _sdist
+
+    env = os.environ.get("PYFATHOM_TEST_CACHE")
+    cache = Path(env) if env else Path.home() / ".cache" / "pyfathom-tests"
+    return _sdist.ensure_tables(cache / "syzygy-chess-1.11.2", cache, include_epd=True)
+
+
+def make_positions(path: Path, n: int, seed: int = 2024) -> Path:
+    """Write *n* positions over the 35 3-4-piece tables, deterministically.
+
+    Each line: eight hex bitboards (white black kings queens rooks bishops
+    knights pawns), ep square, turn, then `` ; FEN``.  Regenerated only when
+    the file is missing or holds a different count.
+    """
+    if path.exists():
+        with path.open() as f:
+            if sum(1 for _ in f) == n:
+                return path
+    per_table = n // len(_positions.ALL_TABLES) + 1
+    boards = [b for key in _positions.ALL_TABLES
+              for b in _positions.table_sample(key, per_table, seed=seed,
+                                               ep_share=0.25, push_share=0.1)]
+    random.Random(seed).shuffle(boards)
+    boards = boards[:n]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w") as f:
+        for b in boards:
+            w, bl, k, q, r, bi, kn, p, ep, turn = _positions.bitboards(b)
+            f.write(f"{w:x} {bl:x} {k:x} {q:x} {r:x} {bi:x} {kn:x} {p:x} {ep} {turn}"
+                    f" ; {b.fen(en_passant='fen')}\n")
+    os.replace(tmp, path)
+    return path
+
+
+def read_fens(path: Path) -> list[str]:
+    with path.open() as f:
+        return [line.split(" ; ", 1)[1].strip() for line in f if " ; " in line]
+
+
+def build_bench_core() -> Path:
+    """Compile benchmarks/bench_core.c with the core (cc -O2), unless the
+    binary is newer than every source."""
+    BIN.mkdir(parents=True, exist_ok=True)
+    exe = BIN / "bench_core"
+    sources = [str(BENCH / "bench_core.c")] + sorted(str(p) for p in CORE.glob("*.c"))
+    inputs = [Path(s) for s in sources] + list(CORE.glob("*.h"))
+    if exe.exists() and exe.stat().st_mtime > max(p.stat().st_mtime for p in inputs):
+        return exe
+    cc = shlex.split(os.environ.get("CC", "cc"))
+    cmd = [*cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-pthread", f"-I{CORE}",
+           *sources, "-o", str(exe)]
+    subprocess.run(cmd, check=True)
+    return exe
+
+
+def run_bench_core(tables: Path, positions: Path, runs: int = 5,
+                   min_seconds: float = 0.3) -> dict[str, float]:
+    """Run the C benchmark; returns its ``key value`` lines as a dict."""
+    exe = build_bench_core()
+    out = subprocess.run([str(exe), str(tables), str(positions), str(runs), str(min_seconds)],
+                         check=True, capture_output=True, text=True).stdout
+    result: dict[str, float] = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            result[parts[0]] = float(parts[1])
+    return result

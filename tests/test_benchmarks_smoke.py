@@ -1,0 +1,43 @@
+"""The benchmarks run (tiny sizes, no timing asserted: speed lives in
+benchmarks/, see benchmarks/README.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_bench_core_runs(syzygy_dir: Path) -> None:
+    proc = _run("run_core.py", "--tables", str(syzygy_dir), "--positions", "300",
+                "--runs", "1", "--min-seconds", "0.01", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["wdl_failed"] == 0 and res["dtz_failed"] == 0
+    assert res["wdl_median_probes_per_sec"] > 0 and res["dtz_median_probes_per_sec"] > 0
+
+
+def test_bench_python_runs(syzygy_dir: Path) -> None:
+    proc = _run("bench_python.py", "--tables", str(syzygy_dir), "--positions", "300",
+                "--oracle-positions", "20", "--runs", "1", "--min-seconds", "0",
+                "--batch-lines", "500", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    for key in ("wdl_ratio", "dtz_ratio", "split_conversion_wdl_us",
+                "batch_wdl_t1_vs_c_loop", "batch_wdl_t2_vs_t1",
+                "cli_batch_wdl_positions_per_sec"):
+        assert key in res, (key, res)
+    assert res["wdl_ratio"] > 0 and res["cli_batch_wdl_lines"] == 500
+    # The text report renders too.
+    proc = _run("bench_python.py", "--tables", str(syzygy_dir), "--positions", "300",
+                "--oracle-positions", "10", "--runs", "1", "--min-seconds", "0",
+                "--batch-lines", "0")
+    assert proc.returncode == 0 and "probe_wdl" in proc.stdout, proc.stdout + proc.stderr
