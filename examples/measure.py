@@ -257,6 +257,8 @@ def cmd_tbsolve(args: argparse.Namespace) -> list[dict]:
             winners = {m.move for m in root.moves if m.wdl == pyfathom.WDL.WIN}
             if len(winners) > 2:
                 continue
+            if args.quiet_only and any(board.is_capture(m) for m in winners):
+                continue
             positions.append((material, board, winners, root.dtz))
             found += 1
     rows = []
@@ -351,6 +353,8 @@ def main() -> None:
     ap.add_argument("--centaur-nodes", type=int, default=30000, help="centaur cap (tbnodes)")
     ap.add_argument("--nodes-per-move", type=int, default=3000, help="conversion")
     ap.add_argument("--per-material", type=int, default=2, help="tbsolve")
+    ap.add_argument("--quiet-only", action="store_true",
+                    help="tbsolve: skip positions where a winning move is a capture")
     ap.add_argument("--out", type=Path, default=None, help="JSON rows")
     args = ap.parse_args()
     if args.tables is None:
