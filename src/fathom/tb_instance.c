@@ -289,7 +289,13 @@ int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
         if (status == FATHOM_OK) {
             __atomic_fetch_add(&tb->mapped, 1, __ATOMIC_RELAXED);
             state = SLOT_READY;
+        } else if (status == FATHOM_ERR_IO || status == FATHOM_ERR_NO_MEMORY) {
+            /* Address space, memory or descriptors may come back: leave
+             * the slot unloaded so a later probe tries again. */
+            mutex_unlock(&tb->init_lock);
+            return status;
         } else {
+            /* A damaged file stays damaged: remember the verdict. */
             slot->error = status;
             state = SLOT_FAILED;
         }
