@@ -578,7 +578,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("info", help="tables found, largest, and what a material needs",
                        description="Show the tables found per piece count and the largest; for "
                                    "each MATERIAL (e.g. KRPvKR) list the needed tables that are missing "
-                                   "(the table itself and those reached by captures and promotions).")
+                                   "(the table itself and those reached by captures and promotions); exit status 1 "
+                                   "when some are missing.")
     p.add_argument("materials", nargs="*", metavar="MATERIAL")
     p.add_argument("--tables", action="append", metavar="DIR", help=tables_help)
     p.set_defaults(func=cmd_info)
