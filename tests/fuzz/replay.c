@@ -85,7 +85,8 @@ static int run_path(const char *path)
         snprintf(names[count++], len, "%s/%s", path, e->d_name);
     }
     closedir(d);
-    qsort(names, count, sizeof *names, cmp);
+    if (count > 0) /* qsort may not be given NULL, even for no elements */
+        qsort(names, count, sizeof *names, cmp);
     int rc = 0;
     for (size_t i = 0; i < count; i++) {
         rc |= run_path(names[i]);
