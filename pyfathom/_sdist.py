@@ -331,16 +331,16 @@ def extract_tables(
             )
         found: set[str] = set()
         with tarfile.open(archive_path, mode="r:gz") as tar:
-            for member in tar:
-                if member.name not in todo or member.name in found:
+            for info in tar:
+                if info.name not in todo or info.name in found:
                     continue
-                if not member.isfile():
+                if not info.isfile():
                     raise SdistError(
-                        f"{member.name} in {archive_path} is not a regular file"
+                        f"{info.name} in {archive_path} is not a regular file"
                     )
-                name, expected = todo[member.name]
-                _write_verified(tar, member, out_dir, name, expected)
-                found.add(member.name)
+                name, expected = todo[info.name]
+                _write_verified(tar, info, out_dir, name, expected)
+                found.add(info.name)
                 done += 1
                 if progress is not None:
                     progress(name, done, total)
