@@ -4,6 +4,7 @@ mate without a 50-move draw."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -148,8 +149,7 @@ def test_root_checkmate_and_stalemate(tablebase: Any) -> None:
 
 def _won_positions(oracle: chess.syzygy.Tablebase) -> list[chess.Board]:
     out = []
-    for i, key in enumerate(PLAYOUT_TABLES):
-        import random
+    for key in PLAYOUT_TABLES:
         rng = random.Random(f"playout:{key}")
         found = 0
         while found < PLAYOUTS_PER_TABLE:
@@ -203,8 +203,6 @@ def test_fifty_move_rule_turns_win_into_cursed_win(key: str, tablebase: Any,
     d + h > 100 the root becomes a cursed win (blessed loss) and the best move
     keeps the cursed win; with d + h < 99 it stays a win (loss).  Every move's
     outcome is checked against python-chess's DTZ of its child."""
-    import random
-
     rng = random.Random(f"cursed:{key}")
     checked = 0
     bad: list[str] = []
