@@ -35,20 +35,11 @@ int tb_in_check(const tb_pos *pos)
     return tb_attackers(pos, king_square(pos, pos->turn), !pos->turn, occ) != 0;
 }
 
-int tb_piece_type_at(const tb_pos *pos, int sq)
-{
-    uint64_t b = 1ULL << sq;
-    for (int t = TB_PAWN; t <= TB_KING; t++)
-        if (pos->type[t] & b)
-            return t;
-    return 0;
-}
-
 void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child)
 {
     uint64_t from = 1ULL << m.from, to = 1ULL << m.to;
     int us = pos->turn, them = !us;
-    int moving = tb_piece_type_at(pos, m.from);
+    int moving = m.piece;
 
     *child = *pos;
     if (m.flags & TB_MOVE_EP) {
@@ -119,25 +110,27 @@ static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
         targets |= ~occ;
 
     if (targets) {
-        for (uint64_t pieces = mine & ~pos->type[TB_PAWN]; pieces;
-             pieces &= pieces - 1) {
-            int from = tb_lsb(pieces);
-            uint64_t att;
-            switch (tb_piece_type_at(pos, from)) {
-            case TB_KNIGHT: att = tb_knight_attacks(from); break;
-            case TB_BISHOP: att = tb_bishop_attacks(from, occ); break;
-            case TB_ROOK: att = tb_rook_attacks(from, occ); break;
-            case TB_QUEEN:
-                att = tb_bishop_attacks(from, occ) | tb_rook_attacks(from, occ);
-                break;
-            default: att = tb_king_attacks(from); break;
-            }
-            for (att &= targets; att; att &= att - 1) {
-                int to = tb_lsb(att);
-                tb_move m = {(uint8_t)from, (uint8_t)to, 0,
-                             (uint8_t)((theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0)};
-                if (leaves_king_safe(pos, m) && emit(ctx, m))
-                    return 1;
+        for (int type = TB_KNIGHT; type <= TB_KING; type++) {
+            for (uint64_t pieces = mine & pos->type[type]; pieces;
+                 pieces &= pieces - 1) {
+                int from = tb_lsb(pieces);
+                uint64_t att;
+                switch (type) {
+                case TB_KNIGHT: att = tb_knight_attacks(from); break;
+                case TB_BISHOP: att = tb_bishop_attacks(from, occ); break;
+                case TB_ROOK: att = tb_rook_attacks(from, occ); break;
+                case TB_QUEEN:
+                    att = tb_bishop_attacks(from, occ) | tb_rook_attacks(from, occ);
+                    break;
+                default: att = tb_king_attacks(from); break;
+                }
+                for (att &= targets; att; att &= att - 1) {
+                    int to = tb_lsb(att);
+                    tb_move m = {(uint8_t)from, (uint8_t)to, (uint8_t)type, 0,
+                                 (uint8_t)((theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0)};
+                    if (leaves_king_safe(pos, m) && emit(ctx, m))
+                        return 1;
+                }
             }
         }
     }
@@ -147,7 +140,7 @@ static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
         if (which & TB_GEN_CAPTURES) {
             for (uint64_t att = tb_pawn_attacks(from, us) & theirs; att;
                  att &= att - 1) {
-                tb_move m = {(uint8_t)from, (uint8_t)tb_lsb(att), 0,
+                tb_move m = {(uint8_t)from, (uint8_t)tb_lsb(att), TB_PAWN, 0,
                              TB_MOVE_CAPTURE | TB_MOVE_PAWN};
                 if (add_promotions_or_move(pos, m, emit, ctx))
                     return 1;
@@ -155,7 +148,7 @@ static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
         }
         if ((which & TB_GEN_EP) && pos->ep &&
             (tb_pawn_attacks(from, us) & (1ULL << pos->ep))) {
-            tb_move m = {(uint8_t)from, pos->ep, 0,
+            tb_move m = {(uint8_t)from, pos->ep, TB_PAWN, 0,
                          TB_MOVE_CAPTURE | TB_MOVE_PAWN | TB_MOVE_EP};
             if (leaves_king_safe(pos, m) && emit(ctx, m))
                 return 1;
@@ -165,13 +158,13 @@ static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
             int one = from + step;
             if (one < 0 || one > 63 || (occ >> one) & 1)
                 continue;
-            tb_move m = {(uint8_t)from, (uint8_t)one, 0, TB_MOVE_PAWN};
+            tb_move m = {(uint8_t)from, (uint8_t)one, TB_PAWN, 0, TB_MOVE_PAWN};
             if (add_promotions_or_move(pos, m, emit, ctx))
                 return 1;
             int start_rank = us == TB_WHITE ? 1 : 6;
             int two = one + step;
             if ((from >> 3) == start_rank && !((occ >> two) & 1)) {
-                tb_move d = {(uint8_t)from, (uint8_t)two, 0,
+                tb_move d = {(uint8_t)from, (uint8_t)two, TB_PAWN, 0,
                              TB_MOVE_PAWN | TB_MOVE_DOUBLE};
                 if (leaves_king_safe(pos, d) && emit(ctx, d))
                     return 1;
@@ -252,13 +245,18 @@ int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
     uint64_t occ = white | black;
     if (white & black)
         return 0;
-    uint64_t all_types = kings | queens | rooks | bishops | knights | pawns;
-    int type_count = tb_popcount(kings) + tb_popcount(queens) +
-                     tb_popcount(rooks) + tb_popcount(bishops) +
-                     tb_popcount(knights) + tb_popcount(pawns);
-    if (all_types != occ || type_count != tb_popcount(occ))
+    /* Every occupied square in exactly one piece mask. */
+    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
+    uint64_t seen = 0, twice = 0;
+    for (int i = 0; i < 6; i++) {
+        twice |= seen & masks[i];
+        seen |= masks[i];
+    }
+    if (twice || seen != occ)
         return 0;
-    if (tb_popcount(kings & white) != 1 || tb_popcount(kings & black) != 1)
+    uint64_t white_king = kings & white, black_king = kings & black;
+    if (!white_king || (white_king & (white_king - 1)) || !black_king ||
+        (black_king & (black_king - 1)))
         return 0;
     if (pawns & (TB_RANK_1 | TB_RANK_8))
         return 0;

@@ -26,6 +26,7 @@ typedef struct tb_pos {
 
 typedef struct tb_move {
     uint8_t from, to;
+    uint8_t piece; /* type of the moving piece */
     uint8_t promo; /* 0, or the piece type promoted to */
     uint8_t flags; /* TB_MOVE_* */
 } tb_move;
@@ -208,10 +209,7 @@ int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
 /* True if the side to move has any legal move of the kinds selected. */
 int tb_has_legal(const tb_pos *pos, unsigned which);
 
-/* The position after a (pseudo-)legal move. */
+/* The position after a (pseudo-)legal move made by tb_gen_legal. */
 void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child);
-
-/* Piece type on sq, 0 if empty. */
-int tb_piece_type_at(const tb_pos *pos, int sq);
 
 #endif /* PYFATHOM_TB_CHESS_H */
