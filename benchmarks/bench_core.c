@@ -17,6 +17,9 @@
  *   dtz_median_probes_per_sec N
  *
  * Single-threaded, one probe per call, like an engine's probe in search.
+ * Then the core's batch calls (fathom_probe_*_batch) with 1 and 2 threads:
+ *
+ *   c_batch_wdl_t1_median_probes_per_sec N   (and _t2, and dtz)
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -133,6 +136,69 @@ int main(int argc, char **argv)
         printf("%s_failed %ld\n", name, failed);
         printf("%s_median_probes_per_sec %.0f\n", name, rates[runs / 2]);
         printf("%s_median_us_per_probe %.4f\n", name, 1e6 / rates[runs / 2]);
+    }
+    /* The core's own batch call, 1 and 2 threads (no Python involved). */
+    {
+        uint64_t *cols[8];
+        uint8_t *ep = malloc((size_t)n), *turn = malloc((size_t)n);
+        int8_t *out = malloc((size_t)n);
+        int16_t *out16 = malloc((size_t)n * sizeof *out16);
+        long i;
+        int k, threads;
+        for (k = 0; k < 8; k++) {
+            cols[k] = malloc((size_t)n * sizeof(uint64_t));
+            if (!cols[k])
+                return 2;
+            for (i = 0; i < n; i++)
+                cols[k][i] = rows[i].bb[k];
+        }
+        if (!ep || !turn || !out || !out16)
+            return 2;
+        for (i = 0; i < n; i++) {
+            ep[i] = (uint8_t)rows[i].ep;
+            turn[i] = (uint8_t)rows[i].turn;
+        }
+        for (kind = 0; kind < 2; kind++)
+            for (threads = 1; threads <= 2; threads++) {
+                double rates[100], t0, once;
+                long reps, rep;
+                int r;
+                t0 = now();
+                if (kind)
+                    fathom_probe_dtz_batch(tb, (size_t)n, cols[0], cols[1], cols[2], cols[3],
+                                           cols[4], cols[5], cols[6], cols[7], ep, turn,
+                                           out16, (unsigned)threads);
+                else
+                    fathom_probe_wdl_batch(tb, (size_t)n, cols[0], cols[1], cols[2], cols[3],
+                                           cols[4], cols[5], cols[6], cols[7], ep, turn,
+                                           out, (unsigned)threads);
+                once = now() - t0;
+                reps = once > 0 ? (long)(min_seconds / once) + 1 : 1;
+                for (r = 0; r < runs; r++) {
+                    t0 = now();
+                    for (rep = 0; rep < reps; rep++) {
+                        if (kind)
+                            fathom_probe_dtz_batch(tb, (size_t)n, cols[0], cols[1], cols[2],
+                                                   cols[3], cols[4], cols[5], cols[6],
+                                                   cols[7], ep, turn, out16,
+                                                   (unsigned)threads);
+                        else
+                            fathom_probe_wdl_batch(tb, (size_t)n, cols[0], cols[1], cols[2],
+                                                   cols[3], cols[4], cols[5], cols[6],
+                                                   cols[7], ep, turn, out, (unsigned)threads);
+                    }
+                    rates[r] = (double)n * (double)reps / (now() - t0);
+                }
+                qsort(rates, (size_t)runs, sizeof rates[0], cmp_double);
+                printf("c_batch_%s_t%d_median_probes_per_sec %.0f\n", kind ? "dtz" : "wdl",
+                       threads, rates[runs / 2]);
+            }
+        for (k = 0; k < 8; k++)
+            free(cols[k]);
+        free(ep);
+        free(turn);
+        free(out);
+        free(out16);
     }
     printf("checksum %lld\n", sink);
     fathom_close(tb);

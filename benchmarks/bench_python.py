@@ -119,6 +119,9 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
         res["c_wdl_probes_per_sec"] = core["wdl_median_probes_per_sec"]
         res["c_dtz_probes_per_sec"] = core["dtz_median_probes_per_sec"]
         res["split_c_core_wdl_us"] = core["wdl_median_us_per_probe"]
+        for key, value in core.items():
+            if key.startswith("c_batch_"):
+                res[key] = value
         res["split_cffi_overhead_wdl_us"] = bare_t - core["wdl_median_us_per_probe"]
 
         # Batch calls.
@@ -201,6 +204,10 @@ def report(res: dict[str, Any]) -> str:
         f"{r['batch_dtz_t1_vs_c_loop']:12.2f}   (target >= 0.8)",
         f"  2 threads / 1 thread          {r['batch_wdl_t2_vs_t1']:12.2f}   "
         f"{r['batch_dtz_t2_vs_t1']:12.2f}   (target >= 1.8)",
+        f"  C batch call, 1 thread        {r['c_batch_wdl_t1_median_probes_per_sec']:12,.0f}   "
+        f"{r['c_batch_dtz_t1_median_probes_per_sec']:12,.0f}",
+        f"  C batch call, 2 threads       {r['c_batch_wdl_t2_median_probes_per_sec']:12,.0f}   "
+        f"{r['c_batch_dtz_t2_median_probes_per_sec']:12,.0f}",
         f"  probe_wdl_many (boards)       {r['many_wdl_probes_per_sec']:12,.0f}",
     ]
     for kind in ("wdl", "dtz"):
