@@ -387,13 +387,13 @@ static void build_fast_table(tb_pairs *p)
         unsigned len = code_length(p, lowest);
         /* Larger codes are shorter: the largest code with this prefix
          * bounds the search for the others from below. */
-        p->start[byte] = (uint8_t)(code_length(p, highest) - p->min_len);
+        p->by_byte[byte].start = (uint8_t)(code_length(p, highest) - p->min_len);
         if (len > 8 || len != code_length(p, highest))
             continue;
         unsigned i = len - p->min_len;
         uint64_t sym = p->first_sym[i] + ((lowest - p->base[i]) >> (64 - len));
         if (sym < p->num_syms && sym < 4096)
-            p->fast[byte] = (uint16_t)(sym << 4 | len);
+            p->by_byte[byte].symbol = (uint16_t)(sym << 4 | len);
     }
     /* Whole codes packed into one byte, decoded in a row. */
     for (unsigned byte = 0; byte < 256; byte++) {
@@ -413,7 +413,7 @@ static void build_fast_table(tb_pairs *p)
             used += len;
         }
         if (used > 0 && values < (1u << 27))
-            p->skip[byte] = (uint32_t)(values << 4 | used);
+            p->by_byte[byte].skip = (uint32_t)(values << 4 | used);
     }
 }
 
@@ -485,10 +485,8 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         }
     }
     p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
-    p->fast = (uint16_t *)calloc(256, sizeof(uint16_t));
-    p->skip = (uint32_t *)calloc(256, sizeof(uint32_t));
-    p->start = (uint8_t *)calloc(256, 1);
-    if (!p->first_sym || !p->fast || !p->skip || !p->start)
+    p->by_byte = (tb_byte_code *)calloc(256, sizeof(tb_byte_code));
+    if (!p->first_sym || !p->by_byte)
         return FATHOM_ERR_NO_MEMORY;
     for (unsigned i = 0; i < lengths; i++)
         p->first_sym[i] = tb_u16le(low + 2 * i);
@@ -501,15 +499,11 @@ static void free_pairs(tb_pairs *p)
     free(p->base);
     free(p->sym_len);
     free(p->first_sym);
-    free(p->fast);
-    free(p->skip);
-    free(p->start);
-    p->skip = NULL;
-    p->start = NULL;
+    free(p->by_byte);
+    p->by_byte = NULL;
     p->base = NULL;
     p->sym_len = NULL;
     p->first_sym = NULL;
-    p->fast = NULL;
 }
 
 void tb_table_close(tb_table *t)
@@ -868,25 +862,25 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     int bits_free = 0; /* bits of `code` already consumed past 32 */
     const uint64_t *base = p->base;
     const uint16_t *first_sym = p->first_sym;
-    const uint16_t *fast = p->fast;
+    const tb_byte_code *by_byte = p->by_byte;
     const uint16_t *sym_len = p->sym_len;
     int min_len = p->min_len;
     uint32_t sym;
-    const uint32_t *skip = p->skip;
     for (;;) {
         unsigned len;
-        uint32_t run = skip[code >> 56];
+        const tb_byte_code *top = &by_byte[code >> 56];
+        uint32_t run = top->skip;
         if (run && lit >= (int64_t)(run >> 4)) {
             /* The target lies past every code of this byte. */
             lit -= (int64_t)(run >> 4);
             len = run & 15;
         } else {
-            uint16_t hit = fast[code >> 56];
+            uint16_t hit = top->symbol;
             if (hit) {
                 len = hit & 15;
                 sym = hit >> 4;
             } else {
-                unsigned i = p->start[code >> 56];
+                unsigned i = top->start;
                 while (code < base[i])
                     i++;
                 len = (unsigned)min_len + i;

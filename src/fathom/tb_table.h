@@ -69,6 +69,20 @@ typedef struct tb_material {
  */
 int tb_material_parse(const char *name, size_t len, tb_material *out);
 
+/*
+ * What the top byte of the code stream tells the decoder, in one 8-byte
+ * entry so that a decoding step touches one cache line.
+ */
+typedef struct tb_byte_code {
+    uint32_t skip;   /* whole codes inside the byte: their values (sum of
+                        sym_len + 1) << 4 | their bits; 0 if none */
+    uint16_t symbol; /* a code of at most 8 bits: symbol << 4 | length;
+                        0 when the code is longer */
+    uint8_t start;   /* otherwise the shortest length (minus min_len) the
+                        code can have: where the length search starts */
+    uint8_t unused;
+} tb_byte_code;
+
 /* Huffman-coded value stream of one (file, side) of a table. */
 typedef struct tb_pairs {
     uint64_t index_table; /* file offsets of the three regions */
@@ -78,14 +92,7 @@ typedef struct tb_pairs {
     uint64_t sym_pattern; /* 3 bytes per symbol: two children or a value */
     uint64_t *base;       /* per code length: smallest left-aligned code */
     uint16_t *first_sym;  /* per code length: its first symbol (host order) */
-    uint16_t *fast;       /* 256 entries by the code's top byte: symbol << 4
-                             | length, or 0 when the code is longer than 8 */
-    uint8_t *start;       /* 256 entries by the top byte: the shortest code
-                             length (minus min_len) a longer code can have */
-    uint32_t *skip;       /* 256 entries by the top byte: the values (sum of
-                             sym_len + 1) of the whole codes in that byte,
-                             << 4 | their bits; lets the decoder pass several
-                             symbols at once */
+    tb_byte_code *by_byte; /* 256 entries, by the top byte of the code */
     uint16_t *sym_len;    /* per symbol: values it expands to, minus one */
     uint64_t num_indices;
     uint64_t num_blocks;
