@@ -320,16 +320,21 @@ def test_killed_http_mirror_resumes(tmp_path, mirror_server):
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            parts = [dest / p for p in part_files(dest)]
-            if parts and parts[0].stat().st_size > 8192:
+            # Kill while a file is well under way but far from complete, so
+            # the next run must resume it (a small file could otherwise be
+            # finished between this check and the kill).
+            sizes = [((dest / p).stat().st_size, (mirror_server.root / p[1:-len(".part")]).stat().st_size)
+                     for p in part_files(dest)]
+            if any(4096 < have < full // 2 for have, full in sizes):
                 break
-            time.sleep(0.02)
+            time.sleep(0.005)
         else:
             pytest.fail("no partial file appeared")
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    partial = part_files(dest)
+    partial = [p for p in part_files(dest)
+               if (dest / p).stat().st_size < (mirror_server.root / p[1:-len(".part")]).stat().st_size]
     assert partial, "the kill should leave a partial file"
     name = partial[0][1:-len(".part")]
     have = (dest / partial[0]).stat().st_size
