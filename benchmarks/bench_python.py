@@ -97,8 +97,10 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
             return run
 
         for kind in ("wdl", "dtz"):
-            ours = _median_time(per_board(getattr(tb, f"probe_{kind}"), small), runs, min_seconds)
-            theirs = _median_time(per_board(getattr(pc, f"probe_{kind}"), small), max(1, runs // 2 + 1))
+            # Alternated rounds: a burst of load hits both sides of the ratio.
+            ours, theirs = _interleaved_medians(
+                [per_board(getattr(tb, f"probe_{kind}"), small),
+                 per_board(getattr(pc, f"probe_{kind}"), small)], runs, min_seconds)
             res[f"pyfathom_{kind}_us"] = ours / len(small) * 1e6
             res[f"python_chess_{kind}_us"] = theirs / len(small) * 1e6
             res[f"{kind}_ratio"] = theirs / ours
