@@ -428,6 +428,16 @@ static int root_rank(int dtz, int rule50)
     return 0;
 }
 
+/* The move part of a root move record. */
+static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
+{
+    m->from = move.from;
+    m->to = move.to;
+    m->promotion = move.promo;
+    m->is_ep = (move.flags & TB_MOVE_EP) != 0;
+    return m;
+}
+
 /* Sort key, best first: wins by shortest DTZ, draws, losses by longest. */
 static int root_order(const fathom_root_move *a, const fathom_root_move *b)
 {
@@ -483,11 +493,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                 break;
             v = wdl_to_dtz[-v + 2];
         }
-        fathom_root_move *m = &moves[i];
-        m->from = legal[i].from;
-        m->to = legal[i].to;
-        m->promotion = legal[i].promo;
-        m->is_ep = (legal[i].flags & TB_MOVE_EP) != 0;
+        fathom_root_move *m = describe_move(&moves[i], legal[i]);
         m->dtz = v;
         m->dtz_precise = (int8_t)p;
         m->wdl = (int8_t)wdl_with_clock((int)pos.rule50, v);
@@ -540,11 +546,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
         status = probe_wdl(&pr, &child, &v);
         if (status != FATHOM_OK)
             break;
-        fathom_root_move *m = &moves[i];
-        m->from = legal[i].from;
-        m->to = legal[i].to;
-        m->promotion = legal[i].promo;
-        m->is_ep = (legal[i].flags & TB_MOVE_EP) != 0;
+        fathom_root_move *m = describe_move(&moves[i], legal[i]);
         m->wdl = (int8_t)-v;
         m->dtz = 0;
         m->dtz_precise = 0;
