@@ -617,9 +617,12 @@ static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
         /* The header decides which colour is stored as white. */
         uint8_t count[2][7];
         memset(count, 0, sizeof count);
-        for (int i = 0; i < t->num; i++)
-            count[t->enc[0].pieces[i] & 8 ? TB_BLACK : TB_WHITE]
-                 [t->enc[0].pieces[i] & 7]++;
+        for (int i = 0; i < t->num; i++) {
+            int code = t->enc[0].pieces[i], type = code & 7;
+            if (type < TB_PAWN || type > TB_KING) /* from the file: check */
+                return FATHOM_ERR_CORRUPT;
+            count[code & 8 ? TB_BLACK : TB_WHITE][type]++;
+        }
         if (!((pieces_match(t->enc[0].pieces, t->num, mat->count)) ||
               key_of_counts(count, 0) == mat->mirror_key))
             return FATHOM_ERR_CORRUPT;
