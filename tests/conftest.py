@@ -23,6 +23,34 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+# Set by tests/run_sanitized.py: this run imports the ASan+UBSan build of the
+# core, with the ASan runtime preloaded (LD_PRELOAD) into every Python process.
+SANITIZED = os.environ.get("PYFATHOM_SANITIZED") == "1"
+
+
+def native_env(**extra: str) -> dict[str, str]:
+    """Environment for a child that is a native program built with its own
+    sanitizer (TSan, libFuzzer): without the ASan preload of a sanitized run."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    env.update(extra)
+    return env
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    if not SANITIZED:
+        return
+    import pyfathom._fathom
+
+    build = os.environ.get("PYFATHOM_SANITIZED_BUILD", "")
+    if not build or not str(pyfathom._fathom.__file__).startswith(build):
+        raise pytest.UsageError(f"sanitized run, but pyfathom._fathom comes from "
+                                f"{pyfathom._fathom.__file__}, not from {build!r}")
+    skip = pytest.mark.skip(reason="measures memory, which ASan's shadow memory and "
+                                   "quarantine make meaningless; runs in the plain suite")
+    for item in items:
+        if item.get_closest_marker("measures_memory"):
+            item.add_marker(skip)
+
 
 def _cache_root() -> Path:
     env = os.environ.get("PYFATHOM_TEST_CACHE")

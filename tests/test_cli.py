@@ -481,6 +481,7 @@ def test_batch_output_escaping(tmp_path, syzygy_dir, capsys):
         ], fmt
 
 
+@pytest.mark.measures_memory
 def test_batch_million_lines_flat_memory(tmp_path, syzygy_dir):
     """1,000,000 lines: one row per line, bad lines at known numbers, and the
     peak RSS of the process stays far under 200 MB (memory does not grow with

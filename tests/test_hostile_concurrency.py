@@ -30,6 +30,8 @@ import chess
 import numpy as np
 import pytest
 
+from conftest import native_env
+
 import pyfathom
 from positions import ALL_TABLES, table_sample
 
@@ -54,7 +56,7 @@ def tsan_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cmd = [_cc(), "-std=c99", "-Wall", "-Wextra", "-Werror", "-fsanitize=thread",
            "-O1", "-g", f"-I{CORE}", str(FUZZ / "tsan_stress.c"),
            *sorted(str(p) for p in CORE.glob("*.c")), "-pthread", "-lm", "-o", str(exe)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=native_env())
     assert proc.returncode == 0, (
         f"{' '.join(cmd)}\n{proc.stderr}\n(the ThreadSanitizer runtime comes with gcc: "
         "Debian package libtsan2)")
@@ -62,7 +64,7 @@ def tsan_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run_tsan(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, **TSAN_ENV}
+    env = native_env(**TSAN_ENV)
     proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout)
     if "unexpected memory mapping" in proc.stderr and shutil.which("setarch"):
         # gcc 12's TSan cannot cope with the high mmap randomisation of

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import native_env
+
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "tests" / "fuzz"
 CORE = ["tb_io.c", "tb_table.c", "tb_chess.c", "tb_probe.c", "tb_instance.c", "fen.c"]
@@ -38,7 +40,7 @@ def _cc() -> str:
 
 
 def _run(cmd: list[str]) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=native_env())
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
 
 
@@ -123,7 +125,8 @@ def test_libfuzzer_bounded(target: str, corpus: Path, syzygy_dir: Path,
     exe = fuzz_exes[target]
     work = tmp_path / "corpus"
     work.mkdir()
-    env = {**os.environ, **SAN_ENV, "PYFATHOM_FUZZ_TABLES": str(syzygy_dir)}
+    # clang's ASan runtime is linked in: no preloaded gcc runtime next to it.
+    env = native_env(**SAN_ENV, PYFATHOM_FUZZ_TABLES=str(syzygy_dir))
     proc = subprocess.run(
         [str(exe), f"-max_total_time={FUZZ_SECONDS}", "-timeout=10", "-rss_limit_mb=2048",
          "-max_len=1048576", "-print_final_stats=1", f"-artifact_prefix={tmp_path}/",

@@ -196,6 +196,7 @@ CYCLES = '''
 '''
 
 
+@pytest.mark.measures_memory
 def test_open_probe_close_a_thousand_times_leaks_nothing(syzygy_dir: Path) -> None:
     r = _child(CYCLES, str(syzygy_dir), "1000")
     before, after = r["before"], r["after"]
