@@ -6,7 +6,7 @@
   deterministic truncations, bit flips and zeroed runs), endgame.epd FENs
   and bitboards, and the committed regression inputs.  Any sanitizer report
   aborts the replay and fails the test.
-* When clang is installed: each libFuzzer target runs for FUZZ_SECONDS.
+* When clang is installed: each libFuzzer target runs for FUZZ_SECONDS (45 s).
   Without clang that test is skipped with a reason saying so (see
   FUZZING.md: CI installs clang so it runs there).
 """
@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import native_env
+from conftest import SANITIZED, native_env
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "tests" / "fuzz"
 CORE = ["tb_io.c", "tb_table.c", "tb_chess.c", "tb_probe.c", "tb_instance.c", "fen.c"]
 TARGETS = ["table", "fen", "board"]
-FUZZ_SECONDS = int(os.environ.get("PYFATHOM_FUZZ_SECONDS", "15"))
+FUZZ_SECONDS = int(os.environ.get("PYFATHOM_FUZZ_SECONDS", "45"))
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
 
@@ -116,6 +116,8 @@ def _has_libfuzzer() -> bool:
     return os.path.isabs(probe.stdout.strip()) and os.path.exists(probe.stdout.strip())
 
 
+@pytest.mark.skipif(SANITIZED, reason="the libFuzzer binaries carry ASan+UBSan themselves: "
+                                     "they run once, in the plain pass")
 @pytest.mark.skipif(not _has_libfuzzer(),
                     reason="clang with libFuzzer is not installed: the bounded libFuzzer runs need it "
                            "(the sanitized replays above run without it; see FUZZING.md)")
@@ -128,7 +130,10 @@ def test_libfuzzer_bounded(target: str, corpus: Path, syzygy_dir: Path,
     # clang's ASan runtime is linked in: no preloaded gcc runtime next to it.
     env = native_env(**SAN_ENV, PYFATHOM_FUZZ_TABLES=str(syzygy_dir))
     proc = subprocess.run(
-        [str(exe), f"-max_total_time={FUZZ_SECONDS}", "-timeout=10", "-rss_limit_mb=2048",
+        # A fixed seed keeps the suite's runs repeatable; tests/fuzz/run.sh
+        # explores with fresh seeds for as long as one likes.
+        [str(exe), f"-max_total_time={FUZZ_SECONDS}", "-seed=20261129", "-timeout=10",
+         "-rss_limit_mb=2048",
          "-max_len=1048576", "-print_final_stats=1", f"-artifact_prefix={tmp_path}/",
          str(work), str(corpus / target)],
         capture_output=True, text=True, env=env, timeout=FUZZ_SECONDS + 300)
