@@ -305,9 +305,10 @@ static int pieces_match(const uint8_t *pieces, int num, const uint8_t count[2][7
     return memcmp(seen, count, sizeof seen) == 0;
 }
 
-/* Compute the expansion length of every symbol of the tree, iteratively
- * and with cycle detection, since the tree comes from an untrusted file. */
-static int compute_sym_len(tb_pairs *p, const tb_map *map)
+/* Compute the expansion length and uniform value of every symbol of the
+ * tree, iteratively and with cycle detection, since the tree comes from an
+ * untrusted file. */
+static int compute_symbols(tb_pairs *p, const tb_map *map)
 {
     uint32_t n = p->num_syms;
     uint8_t *state = (uint8_t *)calloc(n ? n : 1, 1); /* 0 new, 1 open, 2 done */
@@ -330,7 +331,8 @@ static int compute_sym_len(tb_pairs *p, const tb_map *map)
             uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
             uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
             if (right == 0xfff) {
-                p->sym_len[s] = 0;
+                p->syms[s].len = 0;
+                p->syms[s].value = (uint16_t)left;
                 state[s] = 2;
                 depth--;
                 continue;
@@ -349,12 +351,15 @@ static int compute_sym_len(tb_pairs *p, const tb_map *map)
                 stack[depth++] = pending;
                 continue;
             }
-            uint32_t len = (uint32_t)p->sym_len[left] + p->sym_len[right] + 1;
+            uint32_t len = (uint32_t)p->syms[left].len + p->syms[right].len + 1;
             if (len > 0xffff) {
                 status = FATHOM_ERR_CORRUPT;
                 break;
             }
-            p->sym_len[s] = (uint16_t)len;
+            p->syms[s].len = (uint16_t)len;
+            p->syms[s].value = p->syms[left].value == p->syms[right].value
+                                   ? p->syms[left].value
+                                   : (uint16_t)TB_MIXED_VALUES;
             state[s] = 2;
             depth--;
         }
@@ -409,7 +414,7 @@ static void build_fast_table(tb_pairs *p)
             uint64_t sym = p->first_sym[i] + ((lowest - p->base[i]) >> (64 - len));
             if (sym >= p->num_syms)
                 break;
-            values += (uint64_t)p->sym_len[sym] + 1;
+            values += (uint64_t)p->syms[sym].len + 1;
             used += len;
         }
         if (used > 0 && values < (1u << 27))
@@ -461,10 +466,10 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         return FATHOM_ERR_CORRUPT;
 
     p->base = (uint64_t *)malloc(sizeof(uint64_t) * lengths);
-    p->sym_len = (uint16_t *)malloc(sizeof(uint16_t) * (p->num_syms ? p->num_syms : 1));
-    if (!p->base || !p->sym_len)
+    p->syms = (tb_symbol *)malloc(sizeof(tb_symbol) * (p->num_syms ? p->num_syms : 1));
+    if (!p->base || !p->syms)
         return FATHOM_ERR_NO_MEMORY;
-    int status = compute_sym_len(p, map);
+    int status = compute_symbols(p, map);
     if (status != FATHOM_OK)
         return status;
 
@@ -497,12 +502,12 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
 static void free_pairs(tb_pairs *p)
 {
     free(p->base);
-    free(p->sym_len);
+    free(p->syms);
     free(p->first_sym);
     free(p->by_byte);
     p->by_byte = NULL;
     p->base = NULL;
-    p->sym_len = NULL;
+    p->syms = NULL;
     p->first_sym = NULL;
 }
 
@@ -866,7 +871,7 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     const uint64_t *base = p->base;
     const uint16_t *first_sym = p->first_sym;
     const tb_byte_code *by_byte = p->by_byte;
-    const uint16_t *sym_len = p->sym_len;
+    const tb_symbol *syms = p->syms;
     int min_len = p->min_len;
     uint32_t sym;
     for (;;) {
@@ -891,9 +896,9 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
                 if (sym >= p->num_syms)
                     return FATHOM_ERR_CORRUPT;
             }
-            if (lit <= (int64_t)sym_len[sym])
+            if (lit <= (int64_t)syms[sym].len)
                 break;
-            lit -= (int64_t)sym_len[sym] + 1;
+            lit -= (int64_t)syms[sym].len + 1;
         }
         code <<= len;
         bits_free += (int)len;
@@ -905,20 +910,19 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
             ptr += 4;
         }
     }
-    /* Walk down the symbol tree to the single value. */
+    /* Walk down the symbol tree until the values below are all alike. */
     const uint8_t *pattern = d + p->sym_pattern;
-    while (p->sym_len[sym]) {
+    while (syms[sym].value == TB_MIXED_VALUES) {
         const uint8_t *w = pattern + 3 * (uint64_t)sym;
         uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
-        if (lit < (int64_t)p->sym_len[left] + 1) {
+        if (lit <= (int64_t)syms[left].len) {
             sym = left;
         } else {
-            lit -= (int64_t)p->sym_len[left] + 1;
+            lit -= (int64_t)syms[left].len + 1;
             sym = ((uint32_t)w[2] << 4) | (w[1] >> 4);
         }
     }
-    const uint8_t *w = pattern + 3 * (uint64_t)sym;
-    *value = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
+    *value = syms[sym].value;
     return FATHOM_OK;
 }
 

@@ -75,13 +75,25 @@ int tb_material_parse(const char *name, size_t len, tb_material *out);
  */
 typedef struct tb_byte_code {
     uint32_t skip;   /* whole codes inside the byte: their values (sum of
-                        sym_len + 1) << 4 | their bits; 0 if none */
+                        len + 1) << 4 | their bits; 0 if none */
     uint16_t symbol; /* a code of at most 8 bits: symbol << 4 | length;
                         0 when the code is longer */
     uint8_t start;   /* otherwise the shortest length (minus min_len) the
                         code can have: where the length search starts */
     uint8_t unused;
 } tb_byte_code;
+
+/*
+ * One symbol of a stream's grammar: how many values it expands to, and the
+ * value when every one of them is the same (long runs of one outcome are
+ * the common case), so that a lookup that lands on such a symbol does not
+ * walk down the tree.
+ */
+#define TB_MIXED_VALUES 0xffffu
+typedef struct tb_symbol {
+    uint16_t len;   /* values it expands to, minus one */
+    uint16_t value; /* the value of all of them, or TB_MIXED_VALUES */
+} tb_symbol;
 
 /* Huffman-coded value stream of one (file, side) of a table. */
 typedef struct tb_pairs {
@@ -93,7 +105,7 @@ typedef struct tb_pairs {
     uint64_t *base;       /* per code length: smallest left-aligned code */
     uint16_t *first_sym;  /* per code length: its first symbol (host order) */
     tb_byte_code *by_byte; /* 256 entries, by the top byte of the code */
-    uint16_t *sym_len;    /* per symbol: values it expands to, minus one */
+    tb_symbol *syms;      /* per symbol: expansion length and value */
     uint64_t num_indices;
     uint64_t num_blocks;
     uint64_t real_num_blocks;
