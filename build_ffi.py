@@ -46,6 +46,7 @@ typedef struct fathom_tb fathom_tb;
 #define FATHOM_MAX_MOVES ...
 #define FATHOM_BATCH_WDL_FAILED ...
 #define FATHOM_BATCH_DTZ_FAILED ...
+#define FATHOM_LEAN_FAILED ...
 
 enum fathom_status {
     FATHOM_OK = ...,
@@ -111,6 +112,14 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail);
 
+int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn);
+int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn);
 int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *black, const uint64_t *kings,
                            const uint64_t *queens, const uint64_t *rooks,

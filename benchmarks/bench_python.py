@@ -113,14 +113,13 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
         from pyfathom import _lowlevel as ll
 
         handle = getattr(tb, "_h")
-        null = ll.NULL
-        args = [(b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks, b.bishops,
+        args = [(b.occupied_co[1], b.occupied_co[0], b.queens, b.rooks, b.bishops,
                  b.knights, b.pawns, b.ep_square or 0, b.turn) for b in boards]
-        raw_wdl = ll.probe_wdl_raw
+        lean_wdl = ll.probe_wdl_lean
 
         def bare() -> None:
-            for w, bl, k, q, r, bi, kn, p, ep, turn in args:
-                raw_wdl(handle, w, bl, k, q, r, bi, kn, p, ep, turn, null)
+            for w, bl, q, r, bi, kn, p, ep, turn in args:
+                lean_wdl(handle, w, bl, q, r, bi, kn, p, ep, turn)
 
         whole_t, bare_t = (t / len(boards) * 1e6 for t in _interleaved_medians(
             [per_board(tb.probe_wdl, boards), bare], runs, min_seconds))

@@ -6,11 +6,13 @@ one).  It has one small wrapper per C function and one table turning a
 status code into an exception (:func:`error`).  Everything above it
 (:mod:`pyfathom._tablebase`) works with Python ints, bytes and numpy arrays.
 
-The two per-position probes are exported raw (:data:`probe_wdl_raw`,
-:data:`probe_dtz_raw`): a probe is then exactly one foreign call, with
-:data:`NULL` for the detail argument.  On failure, :func:`probe_detail`
-repeats the probe with a ``fathom_detail`` to learn which table or file the
-error is about.
+The two per-position probes are exported raw in their lean form
+(:data:`probe_wdl_lean`, :data:`probe_dtz_lean`: no kings, no detail, a
+small int back), so that a probe is exactly one foreign call with as few
+arguments to convert as the position allows.  On failure,
+:func:`probe_detail` repeats the probe through the full form
+(:data:`probe_wdl_raw`, :data:`probe_dtz_raw`) with a ``fathom_detail`` to
+learn which table or file the error is about.
 """
 
 from __future__ import annotations
@@ -55,6 +57,18 @@ MAX_PIECES: int = lib.FATHOM_MAX_PIECES
 MAX_MOVES: int = lib.FATHOM_MAX_MOVES
 BATCH_WDL_FAILED: int = lib.FATHOM_BATCH_WDL_FAILED
 BATCH_DTZ_FAILED: int = lib.FATHOM_BATCH_DTZ_FAILED
+
+LEAN_FAILED: int = lib.FATHOM_LEAN_FAILED
+LEAN_FAILURE_BOUND: int = LEAN_FAILED + 256
+"""A lean result below this is LEAN_FAILED + status; above, an answer."""
+
+probe_wdl_lean: ProbeFn = lib.fathom_probe_wdl_lean
+"""``fathom_probe_wdl_lean(tb, white, black, queens, rooks, bishops, knights,
+pawns, ep, turn)`` -> wdl + 2, or LEAN_FAILED + status."""
+
+probe_dtz_lean: ProbeFn = lib.fathom_probe_dtz_lean
+"""``fathom_probe_dtz_lean``, same arguments -> dtz * 2 + precise, or
+LEAN_FAILED + status."""
 
 probe_wdl_raw: ProbeFn = lib.fathom_probe_wdl
 """``fathom_probe_wdl(tb, white, black, kings, queens, rooks, bishops,

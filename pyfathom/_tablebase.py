@@ -20,7 +20,7 @@ __all__ = ["Tablebase", "open_tablebase", "StrPath"]
 StrPath = Union[str, "os.PathLike[str]"]
 _T = TypeVar("_T")
 
-_NULL = _ll.NULL
+_FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
@@ -86,8 +86,8 @@ class Tablebase:
 
     def __init__(self) -> None:
         self._h = _ll.open_handle()
-        self._wdl = _ll.probe_wdl_raw
-        self._dtz = _ll.probe_dtz_raw
+        self._wdl = _ll.probe_wdl_lean
+        self._dtz = _ll.probe_dtz_lean
 
     # ---- lifetime ----------------------------------------------------------
 
@@ -167,9 +167,10 @@ class Tablebase:
         self._handle()
         _ll.raise_error(_ll.ERR_CASTLING, board.fen())
 
-    def _fail(self, fn: _ll.ProbeFn, board: chess.Board, r: int) -> NoReturn:
-        """Raise the exception for the packed result ``r`` of probe ``fn``."""
-        status = r & 0xFF
+    def _fail(self, full_probe: _ll.ProbeFn, board: chess.Board, status: int) -> NoReturn:
+        """Raise the exception for a probe of ``board`` that failed with
+        ``status``; ``full_probe`` (:data:`~pyfathom._lowlevel.probe_wdl_raw`
+        or ``probe_dtz_raw``) repeats it for the table or file involved."""
         fen = board.fen()
         message = None
         detail = None
@@ -180,7 +181,7 @@ class Tablebase:
             message = f"invalid position ({_invalid_reasons(board)}): {fen}"
         else:
             occ = board.occupied_co
-            _, detail = _ll.probe_detail(fn, self._handle(), occ[1], occ[0],
+            _, detail = _ll.probe_detail(full_probe, self._handle(), occ[1], occ[0],
                                          board.kings, board.queens, board.rooks,
                                          board.bishops, board.knights, board.pawns,
                                          board.ep_square or 0, board.turn)
@@ -212,12 +213,12 @@ class Tablebase:
         if board.castling_rights:
             self._unsupported(board)
         occ = board.occupied_co
-        r = self._wdl(self._h, occ[1], occ[0], board.kings, board.queens,
-                      board.rooks, board.bishops, board.knights, board.pawns,
-                      board.ep_square or 0, board.turn, _NULL)
-        if r & 0xFF:
-            self._fail(self._wdl, board, r)
-        return _WDLS[(r >> 16) + 2]
+        r = self._wdl(self._h, occ[1], occ[0], board.queens, board.rooks,
+                      board.bishops, board.knights, board.pawns,
+                      board.ep_square or 0, board.turn)
+        if r < _FAILED_BELOW:
+            self._fail(_ll.probe_wdl_raw, board, r - _ll.LEAN_FAILED)
+        return _WDLS[r]
 
     def probe_dtz(self, board: chess.Board) -> int:
         """Distance to zeroing (DTZ50'') of ``board`` in plies.
@@ -250,12 +251,12 @@ class Tablebase:
         if board.castling_rights:
             self._unsupported(board)
         occ = board.occupied_co
-        r = self._dtz(self._h, occ[1], occ[0], board.kings, board.queens,
-                      board.rooks, board.bishops, board.knights, board.pawns,
-                      board.ep_square or 0, board.turn, _NULL)
-        if r & 0xFF:
-            self._fail(self._dtz, board, r)
-        return r >> 16
+        r = self._dtz(self._h, occ[1], occ[0], board.queens, board.rooks,
+                      board.bishops, board.knights, board.pawns,
+                      board.ep_square or 0, board.turn)
+        if r < _FAILED_BELOW:
+            self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
+        return r >> 1
 
     def probe(self, board: chess.Board) -> Probe:
         """WDL, DTZ and whether the DTZ is exact, in one probe.
@@ -273,12 +274,12 @@ class Tablebase:
         if board.castling_rights:
             self._unsupported(board)
         occ = board.occupied_co
-        r = self._dtz(self._h, occ[1], occ[0], board.kings, board.queens,
-                      board.rooks, board.bishops, board.knights, board.pawns,
-                      board.ep_square or 0, board.turn, _NULL)
-        if r & 0xFF:
-            self._fail(self._dtz, board, r)
-        dtz = r >> 16
+        r = self._dtz(self._h, occ[1], occ[0], board.queens, board.rooks,
+                      board.bishops, board.knights, board.pawns,
+                      board.ep_square or 0, board.turn)
+        if r < _FAILED_BELOW:
+            self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
+        dtz = r >> 1
         # The WDL follows from the DTZ (python-chess's table, see probe_dtz).
         if dtz > 0:
             wdl = _WIN if dtz <= 100 else _CURSED_WIN
@@ -286,7 +287,7 @@ class Tablebase:
             wdl = _LOSS if dtz >= -100 else _BLESSED_LOSS
         else:
             wdl = _DRAW
-        return _new_tuple(Probe, (wdl, dtz, r & 0x100 != 0))
+        return _new_tuple(Probe, (wdl, dtz, r & 1 == 1))
 
     def get_wdl(self, board: chess.Board, default: _T = None) -> Union[WDL, _T]:  # type: ignore[assignment]
         """:meth:`probe_wdl`, but ``default`` where the tables cannot answer
@@ -347,7 +348,7 @@ class Tablebase:
                              board.halfmove_clock)
         if res.status != _ll.OK:
             if res.status in (_ll.ERR_TOO_MANY_PIECES, _ll.ERR_INVALID_POSITION):
-                self._fail(self._dtz, board, res.status)
+                self._fail(_ll.probe_dtz_raw, board, res.status)
             _ll.raise_error(res.status, board.fen(), res.detail)
         Move = chess.Move
         moves = [_new_tuple(RootMove, (Move(f, t, p or None), _WDLS[w + 2], d, rank))

@@ -127,6 +127,8 @@ def test_self_consistency(selfcheck: subprocess.CompletedProcess[str]) -> None:
         # Skipped: impossible double checks, DTZ at the 50-move boundary.
         assert rows[key]["skipped"] <= 0.02 * rows[key]["positions"], rows[key]
     assert re.search(r"\((\d+) positions with an en-passant capture\)", out)
+    # Every probe above was repeated through the lean forms.
+    assert "lean probes: 0 mismatches" in selfcheck.stdout, out
     assert "TOTAL failures 0" in selfcheck.stdout, out
     assert selfcheck.returncode == 0, out
 

@@ -135,6 +135,29 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail);
 
+/*
+ * Lean forms of the two probes above, for bindings that pay for every
+ * argument and every result bit (a cffi call converts each argument from a
+ * Python int, and big ints are the slow case): the kings are not passed
+ * (they are the squares of white | black in no other piece set), there is
+ * no detail, and the result is a small int:
+ *
+ *   fathom_probe_wdl_lean: wdl + 2 (0..4: loss .. win);
+ *   fathom_probe_dtz_lean: dtz * 2 + precise (so dtz = result >> 1);
+ *
+ * and FATHOM_LEAN_FAILED + status on failure (below any answer of
+ * either).  Repeat a failed probe with the full form for its detail.
+ */
+#define FATHOM_LEAN_FAILED (-0x40000000)
+int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn);
+int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn);
+
 /* One legal root move with its outcome from the mover's point of view. */
 typedef struct fathom_root_move {
     uint8_t from, to;

@@ -361,19 +361,39 @@ static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     return FATHOM_OK;
 }
 
+/* The probes behind both the full and the lean entry points. */
+static int position_wdl(probe *pr, uint64_t white, uint64_t black,
+                        uint64_t kings, uint64_t queens, uint64_t rooks,
+                        uint64_t bishops, uint64_t knights, uint64_t pawns,
+                        unsigned ep, int turn, int *wdl)
+{
+    tb_pos pos;
+    int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
+                         bishops, knights, pawns, ep, turn);
+    return status == FATHOM_OK ? probe_wdl(pr, &pos, wdl) : status;
+}
+
+static int position_dtz(probe *pr, uint64_t white, uint64_t black,
+                        uint64_t kings, uint64_t queens, uint64_t rooks,
+                        uint64_t bishops, uint64_t knights, uint64_t pawns,
+                        unsigned ep, int turn, int *dtz, int *precise)
+{
+    tb_pos pos;
+    int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
+                         bishops, knights, pawns, ep, turn);
+    return status == FATHOM_OK ? probe_dtz(pr, &pos, dtz, precise) : status;
+}
+
 fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t kings, uint64_t queens, uint64_t rooks,
                                uint64_t bishops, uint64_t knights,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    tb_pos pos;
     probe pr = {tb, {0, NULL, 0}};
     int wdl = 0;
-    int status = prepare(tb, &pos, white, black, kings, queens, rooks,
-                         bishops, knights, pawns, ep, turn);
-    if (status == FATHOM_OK)
-        status = probe_wdl(&pr, &pos, &wdl);
+    int status = position_wdl(&pr, white, black, kings, queens, rooks,
+                              bishops, knights, pawns, ep, turn, &wdl);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
@@ -387,18 +407,49 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    tb_pos pos;
     probe pr = {tb, {0, NULL, 0}};
     int dtz = 0, precise = 0;
-    int status = prepare(tb, &pos, white, black, kings, queens, rooks,
-                         bishops, knights, pawns, ep, turn);
-    if (status == FATHOM_OK)
-        status = probe_dtz(&pr, &pos, &dtz, &precise);
+    int status = position_dtz(&pr, white, black, kings, queens, rooks,
+                              bishops, knights, pawns, ep, turn, &dtz, &precise);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
     }
     return pack(FATHOM_OK, dtz, precise);
+}
+
+/* The kings of a lean probe: the occupied squares in no other piece set. */
+static uint64_t kings_of(uint64_t white, uint64_t black, uint64_t queens,
+                         uint64_t rooks, uint64_t bishops, uint64_t knights,
+                         uint64_t pawns)
+{
+    return (white | black) & ~(queens | rooks | bishops | knights | pawns);
+}
+
+int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn)
+{
+    probe pr = {tb, {0, NULL, 0}};
+    int wdl = 0;
+    int status = position_wdl(
+        &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
+        queens, rooks, bishops, knights, pawns, ep, turn, &wdl);
+    return status == FATHOM_OK ? wdl + 2 : FATHOM_LEAN_FAILED + status;
+}
+
+int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn)
+{
+    probe pr = {tb, {0, NULL, 0}};
+    int dtz = 0, precise = 0;
+    int status = position_dtz(
+        &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
+        queens, rooks, bishops, knights, pawns, ep, turn, &dtz, &precise);
+    return status == FATHOM_OK ? dtz * 2 + precise : FATHOM_LEAN_FAILED + status;
 }
 
 /* ------------------------------------------------------------------ */

@@ -331,8 +331,8 @@ static int compute_symbols(tb_pairs *p, const tb_map *map)
             uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
             uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
             if (right == 0xfff) {
-                p->syms[s].len = 0;
-                p->syms[s].value = (uint16_t)left;
+                p->sym_len[s] = 0;
+                p->sym_value[s] = (uint16_t)left;
                 state[s] = 2;
                 depth--;
                 continue;
@@ -351,15 +351,15 @@ static int compute_symbols(tb_pairs *p, const tb_map *map)
                 stack[depth++] = pending;
                 continue;
             }
-            uint32_t len = (uint32_t)p->syms[left].len + p->syms[right].len + 1;
+            uint32_t len = (uint32_t)p->sym_len[left] + p->sym_len[right] + 1;
             if (len > 0xffff) {
                 status = FATHOM_ERR_CORRUPT;
                 break;
             }
-            p->syms[s].len = (uint16_t)len;
-            p->syms[s].value = p->syms[left].value == p->syms[right].value
-                                   ? p->syms[left].value
-                                   : (uint16_t)TB_MIXED_VALUES;
+            p->sym_len[s] = (uint16_t)len;
+            p->sym_value[s] = p->sym_value[left] == p->sym_value[right]
+                                  ? p->sym_value[left]
+                                  : (uint16_t)TB_MIXED_VALUES;
             state[s] = 2;
             depth--;
         }
@@ -378,11 +378,19 @@ static unsigned code_length(const tb_pairs *p, uint64_t code)
     return p->min_len + i;
 }
 
+/* The symbol of the code of length len at the top of `code`. */
+static uint64_t symbol_of(const tb_pairs *p, uint64_t code, unsigned len)
+{
+    unsigned i = len - p->min_len;
+    return p->first_sym[i] + ((code - p->base[i]) >> (64 - len));
+}
+
 /*
- * Codes of at most 8 bits are decoded by one lookup on the top byte: the
- * length is the same for every code with that prefix exactly when the
- * smallest and the largest such code agree on it.  Symbols are checked
- * against num_syms here, once, instead of on every decode.
+ * One lookup on the top byte of the code stream decodes a code of at most
+ * 8 bits, or skips every whole code packed in the byte at once.  A code
+ * has a known length for a prefix exactly when the smallest and the
+ * largest code with that prefix agree on it.  Symbols are checked against
+ * num_syms here, once, instead of on every decode.
  */
 static void build_fast_table(tb_pairs *p)
 {
@@ -390,35 +398,35 @@ static void build_fast_table(tb_pairs *p)
         uint64_t lowest = (uint64_t)byte << 56;
         uint64_t highest = lowest | ((1ull << 56) - 1);
         unsigned len = code_length(p, lowest);
-        /* Larger codes are shorter: the largest code with this prefix
-         * bounds the search for the others from below. */
-        p->by_byte[byte].start = (uint8_t)(code_length(p, highest) - p->min_len);
-        if (len > 8 || len != code_length(p, highest))
-            continue;
-        unsigned i = len - p->min_len;
-        uint64_t sym = p->first_sym[i] + ((lowest - p->base[i]) >> (64 - len));
-        if (sym < p->num_syms && sym < 4096)
-            p->by_byte[byte].symbol = (uint16_t)(sym << 4 | len);
-    }
-    /* Whole codes packed into one byte, decoded in a row. */
-    for (unsigned byte = 0; byte < 256; byte++) {
+        tb_byte_code entry;
+        if (len <= 8 && len == code_length(p, highest) &&
+            symbol_of(p, lowest, len) < p->num_syms &&
+            symbol_of(p, lowest, len) <= 0xfff) {
+            entry = (tb_byte_code)(symbol_of(p, lowest, len) << 4 | len);
+        } else {
+            /* Larger codes are shorter: the largest code with this prefix
+             * bounds the search for the others from below. */
+            entry = (tb_byte_code)(code_length(p, highest) - p->min_len) << 4;
+        }
+        /* Whole codes at the top of the byte, as many as fit the field. */
         unsigned used = 0;
         uint64_t values = 0;
         while (used < 8) {
-            uint64_t lowest = (uint64_t)((byte << used) & 0xff) << 56;
-            uint64_t highest = lowest | ((1ull << (56 + used)) - 1);
-            unsigned len = code_length(p, lowest);
-            if (len > 8 - used || len != code_length(p, highest))
+            uint64_t top = (uint64_t)((byte << used) & 0xff) << 56;
+            uint64_t top_highest = top | ((1ull << (56 + used)) - 1);
+            unsigned n = code_length(p, top);
+            if (n > 8 - used || n != code_length(p, top_highest))
                 break;
-            unsigned i = len - p->min_len;
-            uint64_t sym = p->first_sym[i] + ((lowest - p->base[i]) >> (64 - len));
-            if (sym >= p->num_syms)
+            uint64_t sym = symbol_of(p, top, n);
+            if (sym >= p->num_syms ||
+                values + p->sym_len[sym] + 1 > TB_BYTE_MAX_SKIP_VALUES)
                 break;
-            values += (uint64_t)p->syms[sym].len + 1;
-            used += len;
+            values += (uint64_t)p->sym_len[sym] + 1;
+            used += n;
         }
-        if (used > 0 && values < (1u << 27))
-            p->by_byte[byte].skip = (uint32_t)(values << 4 | used);
+        if (used > 0)
+            entry |= (tb_byte_code)(values << 20 | used << 16);
+        p->by_byte[byte] = entry;
     }
 }
 
@@ -466,8 +474,10 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         return FATHOM_ERR_CORRUPT;
 
     p->base = (uint64_t *)malloc(sizeof(uint64_t) * lengths);
-    p->syms = (tb_symbol *)malloc(sizeof(tb_symbol) * (p->num_syms ? p->num_syms : 1));
-    if (!p->base || !p->syms)
+    size_t syms = p->num_syms ? p->num_syms : 1;
+    p->sym_len = (uint16_t *)malloc(sizeof(uint16_t) * syms);
+    p->sym_value = (uint16_t *)malloc(sizeof(uint16_t) * syms);
+    if (!p->base || !p->sym_len || !p->sym_value)
         return FATHOM_ERR_NO_MEMORY;
     int status = compute_symbols(p, map);
     if (status != FATHOM_OK)
@@ -502,12 +512,14 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
 static void free_pairs(tb_pairs *p)
 {
     free(p->base);
-    free(p->syms);
+    free(p->sym_len);
+    free(p->sym_value);
     free(p->first_sym);
     free(p->by_byte);
     p->by_byte = NULL;
     p->base = NULL;
-    p->syms = NULL;
+    p->sym_len = NULL;
+    p->sym_value = NULL;
     p->first_sym = NULL;
 }
 
@@ -871,24 +883,23 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     const uint64_t *base = p->base;
     const uint16_t *first_sym = p->first_sym;
     const tb_byte_code *by_byte = p->by_byte;
-    const tb_symbol *syms = p->syms;
+    const uint16_t *sym_len = p->sym_len;
     int min_len = p->min_len;
     uint32_t sym;
     for (;;) {
         unsigned len;
-        const tb_byte_code *top = &by_byte[code >> 56];
-        uint32_t run = top->skip;
-        if (run && lit >= (int64_t)(run >> 4)) {
-            /* The target lies past every code of this byte. */
-            lit -= (int64_t)(run >> 4);
-            len = run & 15;
+        tb_byte_code top = by_byte[code >> 56];
+        uint32_t skip_values = TB_BYTE_SKIP_VALUES(top);
+        if (skip_values && lit >= (int64_t)skip_values) {
+            /* The target lies past every code skipped by this byte. */
+            lit -= (int64_t)skip_values;
+            len = TB_BYTE_SKIP_BITS(top);
         } else {
-            uint16_t hit = top->symbol;
-            if (hit) {
-                len = hit & 15;
-                sym = hit >> 4;
+            len = TB_BYTE_FIRST_LEN(top);
+            if (len) {
+                sym = TB_BYTE_FIRST_SYM(top);
             } else {
-                unsigned i = top->start;
+                unsigned i = TB_BYTE_FIRST_SYM(top);
                 while (code < base[i])
                     i++;
                 len = (unsigned)min_len + i;
@@ -896,9 +907,9 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
                 if (sym >= p->num_syms)
                     return FATHOM_ERR_CORRUPT;
             }
-            if (lit <= (int64_t)syms[sym].len)
+            if (lit <= (int64_t)sym_len[sym])
                 break;
-            lit -= (int64_t)syms[sym].len + 1;
+            lit -= (int64_t)sym_len[sym] + 1;
         }
         code <<= len;
         bits_free += (int)len;
@@ -912,17 +923,18 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     }
     /* Walk down the symbol tree until the values below are all alike. */
     const uint8_t *pattern = d + p->sym_pattern;
-    while (syms[sym].value == TB_MIXED_VALUES) {
+    const uint16_t *sym_value = p->sym_value;
+    while (sym_value[sym] == TB_MIXED_VALUES) {
         const uint8_t *w = pattern + 3 * (uint64_t)sym;
         uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
-        if (lit <= (int64_t)syms[left].len) {
+        if (lit <= (int64_t)sym_len[left]) {
             sym = left;
         } else {
-            lit -= (int64_t)syms[left].len + 1;
+            lit -= (int64_t)sym_len[left] + 1;
             sym = ((uint32_t)w[2] << 4) | (w[1] >> 4);
         }
     }
-    *value = syms[sym].value;
+    *value = sym_value[sym];
     return FATHOM_OK;
 }
 

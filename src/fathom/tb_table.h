@@ -70,30 +70,28 @@ typedef struct tb_material {
 int tb_material_parse(const char *name, size_t len, tb_material *out);
 
 /*
- * What the top byte of the code stream tells the decoder, in one 8-byte
- * entry so that a decoding step touches one cache line.
+ * What the top byte of the code stream tells the decoder, packed into 32
+ * bits so that the 256 entries of a stream take 16 cache lines (a probe
+ * decodes a few dozen bytes in random order: the table's size is what
+ * costs, not the unpacking):
+ *
+ *   bits  0..3   length of the byte's first code when it has at most 8 bits,
+ *                else 0
+ *   bits  4..15  that code's symbol; when the code is longer, the shortest
+ *                length (minus min_len) it can have: where the search starts
+ *   bits 16..19  bits of the whole codes at the top of the byte that are
+ *                skipped together (0: none)
+ *   bits 20..31  values those codes expand to (0: none)
  */
-typedef struct tb_byte_code {
-    uint32_t skip;   /* whole codes inside the byte: their values (sum of
-                        len + 1) << 4 | their bits; 0 if none */
-    uint16_t symbol; /* a code of at most 8 bits: symbol << 4 | length;
-                        0 when the code is longer */
-    uint8_t start;   /* otherwise the shortest length (minus min_len) the
-                        code can have: where the length search starts */
-    uint8_t unused;
-} tb_byte_code;
+typedef uint32_t tb_byte_code;
+#define TB_BYTE_FIRST_LEN(e) ((e) & 15u)
+#define TB_BYTE_FIRST_SYM(e) (((e) >> 4) & 0xfffu)
+#define TB_BYTE_SKIP_BITS(e) (((e) >> 16) & 15u)
+#define TB_BYTE_SKIP_VALUES(e) ((e) >> 20)
+#define TB_BYTE_MAX_SKIP_VALUES 0xfffu
 
-/*
- * One symbol of a stream's grammar: how many values it expands to, and the
- * value when every one of them is the same (long runs of one outcome are
- * the common case), so that a lookup that lands on such a symbol does not
- * walk down the tree.
- */
+/* A symbol whose expansion holds more than one distinct value. */
 #define TB_MIXED_VALUES 0xffffu
-typedef struct tb_symbol {
-    uint16_t len;   /* values it expands to, minus one */
-    uint16_t value; /* the value of all of them, or TB_MIXED_VALUES */
-} tb_symbol;
 
 /* Huffman-coded value stream of one (file, side) of a table. */
 typedef struct tb_pairs {
@@ -105,7 +103,11 @@ typedef struct tb_pairs {
     uint64_t *base;       /* per code length: smallest left-aligned code */
     uint16_t *first_sym;  /* per code length: its first symbol (host order) */
     tb_byte_code *by_byte; /* 256 entries, by the top byte of the code */
-    tb_symbol *syms;      /* per symbol: expansion length and value */
+    uint16_t *sym_len;    /* per symbol: values it expands to, minus one */
+    uint16_t *sym_value;  /* per symbol: the value of all of them when
+                             they are alike (long runs of one outcome are
+                             common: no walk down the tree then), else
+                             TB_MIXED_VALUES */
     uint64_t num_indices;
     uint64_t num_blocks;
     uint64_t real_num_blocks;

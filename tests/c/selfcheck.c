@@ -78,6 +78,32 @@ static void describe(const tpos *p, char *buf)
     sprintf(buf + n, " 0 1");
 }
 
+/* The lean probes (no kings, small results) answer as the full ones. */
+static long LEAN_BAD;
+
+static void check_lean(const tpos *p, const tbb *b, fathom_result w, fathom_result d)
+{
+    int32_t lw = fathom_probe_wdl_lean(TB, b->white, b->black, b->queens, b->rooks,
+                                       b->bishops, b->knights, b->pawns,
+                                       (unsigned)p->ep, p->turn);
+    int32_t ld = fathom_probe_dtz_lean(TB, b->white, b->black, b->queens, b->rooks,
+                                       b->bishops, b->knights, b->pawns,
+                                       (unsigned)p->ep, p->turn);
+    int32_t want_w = FATHOM_RESULT_STATUS(w) ? FATHOM_LEAN_FAILED + FATHOM_RESULT_STATUS(w)
+                                             : FATHOM_RESULT_VALUE(w) + 2;
+    int32_t want_d = FATHOM_RESULT_STATUS(d)
+                         ? FATHOM_LEAN_FAILED + FATHOM_RESULT_STATUS(d)
+                         : FATHOM_RESULT_VALUE(d) * 2 + FATHOM_RESULT_PRECISE(d);
+    if (lw != want_w || ld != want_d) {
+        char fen[100];
+        if (LEAN_BAD++ < 10) {
+            describe(p, fen);
+            printf("LEAN MISMATCH %s: wdl %ld (want %ld), dtz %ld (want %ld)\n", fen,
+                   (long)lw, (long)want_w, (long)ld, (long)want_d);
+        }
+    }
+}
+
 static value probe(const tpos *p)
 {
     value v;
@@ -94,6 +120,7 @@ static value probe(const tpos *p)
     v.precise = FATHOM_RESULT_PRECISE(d);
     v.status = FATHOM_RESULT_STATUS(w) != FATHOM_OK ? FATHOM_RESULT_STATUS(w)
                                                     : FATHOM_RESULT_STATUS(d);
+    check_lean(p, &b, w, d);
     return v;
 }
 
@@ -422,6 +449,8 @@ int main(int argc, char **argv)
     printf("tables found %u\n", found);
     failures = part_a();
     failures += part_b(n4);
+    printf("lean probes: %ld mismatches\n", LEAN_BAD);
+    failures += LEAN_BAD;
     printf("TOTAL failures %ld\n", failures);
     for (t = 0; t < 5; t++)
         free(VALUES3[t]);
