@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pyfathom import _lowlevel as _ll
-from pyfathom._errors import ClosedTablebaseError
+from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
 from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
 
 __all__ = ["Tablebase", "open_tablebase", "StrPath"]
@@ -163,8 +163,14 @@ class Tablebase:
     # ---- errors (never on the hot path) -------------------------------------
 
     def _unsupported(self, board: chess.Board) -> NoReturn:
-        """Raise for a board with castling rights (or a closed tablebase)."""
+        """Raise for a chess variant or a board with castling rights (or a
+        closed tablebase)."""
         self._handle()
+        if board.uci_variant != "chess":
+            # As chess.syzygy: a KeyError, the tables answer another game.
+            raise UnsupportedPositionError(
+                f"syzygy tables for standard chess, probed with {board.uci_variant}: "
+                f"{board.fen()}")
         _ll.raise_error(_ll.ERR_CASTLING, board.fen())
 
     def _fail(self, full_probe: _ll.ProbeFn, board: chess.Board, status: int) -> NoReturn:
@@ -205,12 +211,14 @@ class Tablebase:
         :raises: :class:`~pyfathom.MissingTableError`,
             :class:`~pyfathom.CastlingRightsError` or
             :class:`~pyfathom.TooManyPiecesError` (all :exc:`KeyError`;
-            :meth:`get_wdl` returns a default instead),
+            :meth:`get_wdl` returns a default instead; so is
+            :class:`~pyfathom.UnsupportedPositionError` for a board of
+            another variant, such as :class:`chess.variant.AtomicBoard`),
             :class:`~pyfathom.InvalidPositionError` (:exc:`ValueError`) for
             an invalid board, :class:`~pyfathom.CorruptTableError`
             (:exc:`OSError`) for a damaged file.
         """
-        if board.castling_rights:
+        if board.castling_rights or board.uci_variant != "chess":
             self._unsupported(board)
         occ = board.occupied_co
         r = self._wdl(self._h, occ[1], occ[0], board.queens, board.rooks,
@@ -248,7 +256,7 @@ class Tablebase:
         :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
             instead of the :exc:`KeyError` s.
         """
-        if board.castling_rights:
+        if board.castling_rights or board.uci_variant != "chess":
             self._unsupported(board)
         occ = board.occupied_co
         r = self._dtz(self._h, occ[1], occ[0], board.queens, board.rooks,
@@ -271,7 +279,7 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights:
+        if board.castling_rights or board.uci_variant != "chess":
             self._unsupported(board)
         occ = board.occupied_co
         r = self._dtz(self._h, occ[1], occ[0], board.queens, board.rooks,
@@ -338,7 +346,7 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights:
+        if board.castling_rights or board.uci_variant != "chess":
             self._unsupported(board)
         h = self._handle()
         occ = board.occupied_co
@@ -362,15 +370,17 @@ class Tablebase:
                  ) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint8],
                             npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
         """(8 contiguous mask arrays, ep, turn, rows that must fail), read
-        from the boards in one pass.  Rows with castling rights or too many
-        pieces are zeroed (the C core rejects them at once) and flagged."""
+        from the boards in one pass.  Rows of a chess variant, with castling
+        rights or too many pieces are zeroed (the C core rejects them at
+        once) and flagged."""
         flat = np.fromiter(
             _chain((b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks,
                     b.bishops, b.knights, b.pawns, b.ep_square or 0, b.turn,
-                    b.castling_rights) for b in boards),
+                    b.castling_rights, b.uci_variant != "chess") for b in boards),
             dtype=np.uint64)
-        cols = np.ascontiguousarray(flat.reshape(-1, 11).T)
-        bad = (cols[10] != 0) | (_popcount(cols[0] | cols[1]) > self.largest)
+        cols = np.ascontiguousarray(flat.reshape(-1, 12).T)
+        bad = ((cols[10] != 0) | (cols[11] != 0)
+               | (_popcount(cols[0] | cols[1]) > self.largest))
         masks = cols[:8]
         if bad.any():
             masks[:, bad] = 0
@@ -382,7 +392,7 @@ class Tablebase:
         """:meth:`probe_wdl` for many boards: an ``int8`` array.
 
         Rows that cannot be probed (a missing table, castling rights, too
-        many pieces, an invalid board) hold :data:`pyfathom.FAILED`; one bad
+        many pieces, a chess variant, an invalid board) hold :data:`pyfathom.FAILED`; one bad
         row never raises.  The boards are read in one pass, then probed in
         one C call without the GIL.
 

@@ -110,6 +110,34 @@ def test_castling_rights(tablebase: pyfathom.Tablebase, fen: str) -> None:
     assert tablebase.get_dtz(board, 7) == 7
 
 
+@pytest.mark.parametrize("variant", ["AtomicBoard", "SuicideBoard", "ThreeCheckBoard",
+                                     "CrazyhouseBoard", "RacingKingsBoard"])
+def test_chess_variants(tablebase: pyfathom.Tablebase, oracle: chess.syzygy.Tablebase,
+                        variant: str) -> None:
+    """A variant board gets a KeyError, as from chess.syzygy, not the
+    standard-chess answer of its pieces."""
+    import chess.variant
+
+    fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1"
+    board = getattr(chess.variant, variant)(fen)
+    with pytest.raises(KeyError):
+        oracle.probe_wdl(board)
+    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
+                  tablebase.probe_root):
+        with pytest.raises(pyfathom.UnsupportedPositionError) as info:
+            probe(board)
+        e = info.value
+        assert isinstance(e, KeyError)
+        assert str(e) == (f"syzygy tables for standard chess, probed with "
+                          f"{board.uci_variant}: {board.fen()}")
+    assert tablebase.get_wdl(board) is None
+    assert tablebase.get_dtz(board, 7) == 7
+    standard = chess.Board(fen)
+    assert tablebase.probe_wdl(standard) == pyfathom.WDL.WIN
+    assert list(tablebase.probe_wdl_many([standard, board, standard])) == [2, pyfathom.FAILED, 2]
+    assert tablebase.probe_dtz_many([board])[0] == pyfathom.FAILED_DTZ
+
+
 @pytest.mark.parametrize("fen,pieces", [
     ("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1", 8),
     ("4k3/8/8/8/8/8/8/RNB1K3 w - - 0 1", 5),  # 5 pieces, only 3-4 tables loaded
