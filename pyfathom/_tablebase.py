@@ -21,6 +21,10 @@ StrPath = Union[str, "os.PathLike[str]"]
 _T = TypeVar("_T")
 
 _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
+_wdl_lean = _ll.probe_wdl_lean
+_dtz_lean = _ll.probe_dtz_lean
+_CLOSED = _ll.NULL
+_Board = chess.Board
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
@@ -78,22 +82,21 @@ class Tablebase:
     >>> tb.close()
     """
 
-    __slots__ = ("_h", "_wdl", "_dtz", "__weakref__")
+    __slots__ = ("_h", "__weakref__")
 
     _h: _ll.Handle
-    _wdl: _ll.ProbeFn
-    _dtz: _ll.ProbeFn
+    """The C instance; a NULL pointer once closed, so that a probe needs no
+    test of its own: the core answers FATHOM_ERR_ARGUMENT for it, and the
+    error path (:meth:`_fail`) raises :class:`ClosedTablebaseError`."""
 
     def __init__(self) -> None:
         self._h = _ll.open_handle()
-        self._wdl = _ll.probe_wdl_lean
-        self._dtz = _ll.probe_dtz_lean
 
     # ---- lifetime ----------------------------------------------------------
 
     def _handle(self) -> _ll.Handle:
         h = self._h
-        if h is None:
+        if h is _CLOSED:
             _closed()
         return h
 
@@ -131,7 +134,7 @@ class Tablebase:
     @property
     def closed(self) -> bool:
         """True once :meth:`close` has been called."""
-        return self._h is None
+        return self._h is _CLOSED
 
     def close(self) -> None:
         """Unmap every table and free the C instance.
@@ -143,9 +146,7 @@ class Tablebase:
         such reference goes (at once when no probe is running; under
         CPython's reference counting this is deterministic).
         """
-        if self._h is not None:
-            self._h = None
-            self._wdl = self._dtz = _closed
+        self._h = _CLOSED
 
     def __enter__(self) -> Tablebase:
         return self
@@ -156,27 +157,32 @@ class Tablebase:
         self.close()
 
     def __repr__(self) -> str:
-        if self._h is None:
+        if self._h is _CLOSED:
             return "<pyfathom.Tablebase (closed)>"
         return f"<pyfathom.Tablebase largest={self.largest}>"
 
     # ---- errors (never on the hot path) -------------------------------------
 
-    def _unsupported(self, board: chess.Board) -> NoReturn:
+    def _check_supported(self, board: chess.Board) -> None:
         """Raise for a chess variant or a board with castling rights (or a
-        closed tablebase)."""
+        closed tablebase); return for a subclass of :class:`chess.Board`
+        that plays standard chess.  (The hot path tests ``type(board)``,
+        which is cheaper than reading ``board.uci_variant``, a class
+        attribute.)"""
         self._handle()
         if board.uci_variant != "chess":
             # As chess.syzygy: a KeyError, the tables answer another game.
             raise UnsupportedPositionError(
                 f"syzygy tables for standard chess, probed with {board.uci_variant}: "
                 f"{board.fen()}")
-        _ll.raise_error(_ll.ERR_CASTLING, board.fen())
+        if board.castling_rights:
+            _ll.raise_error(_ll.ERR_CASTLING, board.fen())
 
     def _fail(self, full_probe: _ll.ProbeFn, board: chess.Board, status: int) -> NoReturn:
         """Raise the exception for a probe of ``board`` that failed with
         ``status``; ``full_probe`` (:data:`~pyfathom._lowlevel.probe_wdl_raw`
         or ``probe_dtz_raw``) repeats it for the table or file involved."""
+        self._handle()  # a closed tablebase fails with FATHOM_ERR_ARGUMENT
         fen = board.fen()
         message = None
         detail = None
@@ -218,10 +224,10 @@ class Tablebase:
             an invalid board, :class:`~pyfathom.CorruptTableError`
             (:exc:`OSError`) for a damaged file.
         """
-        if board.castling_rights or board.uci_variant != "chess":
-            self._unsupported(board)
+        if board.castling_rights or type(board) is not _Board:
+            self._check_supported(board)
         occ = board.occupied_co
-        r = self._wdl(self._h, occ[1], occ[0], board.queens, board.rooks,
+        r = _wdl_lean(self._h, occ[1], occ[0], board.queens, board.rooks,
                       board.bishops, board.knights, board.pawns,
                       board.ep_square or 0, board.turn)
         if r < _FAILED_BELOW:
@@ -256,10 +262,10 @@ class Tablebase:
         :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
             instead of the :exc:`KeyError` s.
         """
-        if board.castling_rights or board.uci_variant != "chess":
-            self._unsupported(board)
+        if board.castling_rights or type(board) is not _Board:
+            self._check_supported(board)
         occ = board.occupied_co
-        r = self._dtz(self._h, occ[1], occ[0], board.queens, board.rooks,
+        r = _dtz_lean(self._h, occ[1], occ[0], board.queens, board.rooks,
                       board.bishops, board.knights, board.pawns,
                       board.ep_square or 0, board.turn)
         if r < _FAILED_BELOW:
@@ -279,10 +285,10 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or board.uci_variant != "chess":
-            self._unsupported(board)
+        if board.castling_rights or type(board) is not _Board:
+            self._check_supported(board)
         occ = board.occupied_co
-        r = self._dtz(self._h, occ[1], occ[0], board.queens, board.rooks,
+        r = _dtz_lean(self._h, occ[1], occ[0], board.queens, board.rooks,
                       board.bishops, board.knights, board.pawns,
                       board.ep_square or 0, board.turn)
         if r < _FAILED_BELOW:
@@ -346,8 +352,8 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or board.uci_variant != "chess":
-            self._unsupported(board)
+        if board.castling_rights or type(board) is not _Board:
+            self._check_supported(board)
         h = self._handle()
         occ = board.occupied_co
         res = _ll.probe_root(h, occ[1], occ[0], board.kings, board.queens,

@@ -138,6 +138,22 @@ def test_chess_variants(tablebase: pyfathom.Tablebase, oracle: chess.syzygy.Tabl
     assert tablebase.probe_dtz_many([board])[0] == pyfathom.FAILED_DTZ
 
 
+def test_board_subclass_plays_standard_chess(tablebase: pyfathom.Tablebase,
+                                             oracle: chess.syzygy.Tablebase) -> None:
+    """A user's subclass of chess.Board is standard chess: probed as such
+    (and its castling rights still refused)."""
+    class MyBoard(chess.Board):
+        pass
+
+    board = MyBoard("8/8/8/8/8/2k5/8/KR6 b - - 0 1")
+    assert tablebase.probe_wdl(board) == oracle.probe_wdl(board)
+    assert tablebase.probe_dtz(board) == oracle.probe_dtz(board)
+    assert tablebase.probe(board).dtz == oracle.probe_dtz(board)
+    assert tablebase.probe_root(board).dtz == oracle.probe_dtz(board)
+    with pytest.raises(pyfathom.CastlingRightsError):
+        tablebase.probe_wdl(MyBoard("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"))
+
+
 @pytest.mark.parametrize("fen,pieces", [
     ("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1", 8),
     ("4k3/8/8/8/8/8/8/RNB1K3 w - - 0 1", 5),  # 5 pieces, only 3-4 tables loaded
