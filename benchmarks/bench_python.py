@@ -7,7 +7,8 @@ run on the same positions.
 Reports (medians of R runs):
 
 * per-board ``probe_wdl`` / ``probe_dtz``: pyfathom and python-chess, us per
-  probe, and the ratio (target >= 60x each);
+  probe, and the ratio (target >= 60x each): the median, and the range, of
+  the ratios of 3R paired rounds (both libraries timed back to back);
 * the split of one pyfathom probe: the whole ``Tablebase.probe_wdl(board)``,
   the bare cffi call with ready-made integers (so conversion = whole - bare),
   and the C core alone (from bench_core.c);
@@ -74,6 +75,24 @@ def _interleaved_medians(fns: list[Callable[[], object]], runs: int,
     return [statistics.median(s) for s in samples]
 
 
+def _paired_rounds(ours: Callable[[], object], theirs: Callable[[], object], rounds: int,
+                   min_seconds: float) -> tuple[list[float], list[float], list[float]]:
+    """Seconds per call of each function and their ratio (theirs / ours),
+    one sample of each per round, back to back, the order alternating."""
+    ours_t: list[float] = []
+    theirs_t: list[float] = []
+    for i in range(rounds):
+        if i % 2:
+            b = _median_time(theirs, 1, min_seconds)
+            a = _median_time(ours, 1, min_seconds)
+        else:
+            a = _median_time(ours, 1, min_seconds)
+            b = _median_time(theirs, 1, min_seconds)
+        ours_t.append(a)
+        theirs_t.append(b)
+    return ours_t, theirs_t, [b / a for a, b in zip(ours_t, theirs_t)]
+
+
 def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
           min_seconds: float) -> dict[str, Any]:
     pos_file = common.make_positions(common.BIN / f"positions-{n}.txt", n)
@@ -97,13 +116,19 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
             return run
 
         for kind in ("wdl", "dtz"):
-            # Alternated rounds: a burst of load hits both sides of the ratio.
-            ours, theirs = _interleaved_medians(
-                [per_board(getattr(tb, f"probe_{kind}"), small),
-                 per_board(getattr(pc, f"probe_{kind}"), small)], runs, min_seconds)
-            res[f"pyfathom_{kind}_us"] = ours / len(small) * 1e6
-            res[f"python_chess_{kind}_us"] = theirs / len(small) * 1e6
-            res[f"{kind}_ratio"] = theirs / ours
+            # Paired rounds, in alternating order: each round times both
+            # libraries back to back, so a burst of load on the shared
+            # machine hits both sides of that round's ratio; the ratio
+            # reported is the median over the rounds, with its range.
+            ours_t, theirs_t, ratios = _paired_rounds(
+                per_board(getattr(tb, f"probe_{kind}"), small),
+                per_board(getattr(pc, f"probe_{kind}"), small), 3 * runs, min_seconds / 3)
+            res[f"pyfathom_{kind}_us"] = statistics.median(ours_t) / len(small) * 1e6
+            res[f"python_chess_{kind}_us"] = statistics.median(theirs_t) / len(small) * 1e6
+            res[f"{kind}_ratio"] = statistics.median(ratios)
+            res[f"{kind}_ratio_min"] = min(ratios)
+            res[f"{kind}_ratio_max"] = max(ratios)
+            res[f"{kind}_rounds"] = len(ratios)
         # pyfathom on all positions (per board) too.
         for kind in ("wdl", "dtz"):
             t = _median_time(per_board(getattr(tb, f"probe_{kind}"), boards), runs, min_seconds)
@@ -208,11 +233,12 @@ def report(res: dict[str, Any]) -> str:
         f"positions: {r['positions']} (3-4 pieces); python-chess compared on {r['oracle_positions']};"
         f" medians of {r['runs']} runs",
         "",
-        "per-board probes (us/probe)      pyfathom  python-chess   ratio (target >= 60x)",
+        f"per-board probes (us/probe)      pyfathom  python-chess   ratio (target >= 60x;"
+        f" median and range of {r['wdl_rounds']} paired rounds)",
         f"  probe_wdl                     {r['pyfathom_wdl_us']:9.3f}  {r['python_chess_wdl_us']:12.1f}"
-        f"   {r['wdl_ratio']:6.0f}x",
+        f"   {r['wdl_ratio']:6.0f}x  ({r['wdl_ratio_min']:.0f}-{r['wdl_ratio_max']:.0f}x)",
         f"  probe_dtz                     {r['pyfathom_dtz_us']:9.3f}  {r['python_chess_dtz_us']:12.1f}"
-        f"   {r['dtz_ratio']:6.0f}x",
+        f"   {r['dtz_ratio']:6.0f}x  ({r['dtz_ratio_min']:.0f}-{r['dtz_ratio_max']:.0f}x)",
         "",
         "split of one probe_wdl (us, all positions)",
         f"  whole Tablebase.probe_wdl     {r['split_whole_wdl_us']:.3f}",
