@@ -167,11 +167,11 @@ int main(int argc, char **argv)
                 if (kind)
                     fathom_probe_dtz_batch(tb, (size_t)n, cols[0], cols[1], cols[2], cols[3],
                                            cols[4], cols[5], cols[6], cols[7], ep, turn,
-                                           out16, (unsigned)threads);
+                                           out16, NULL, (unsigned)threads);
                 else
                     fathom_probe_wdl_batch(tb, (size_t)n, cols[0], cols[1], cols[2], cols[3],
                                            cols[4], cols[5], cols[6], cols[7], ep, turn,
-                                           out, (unsigned)threads);
+                                           out, NULL, (unsigned)threads);
                 once = now() - t0;
                 reps = once > 0 ? (long)(min_seconds / once) + 1 : 1;
                 for (r = 0; r < runs; r++) {
@@ -180,12 +180,12 @@ int main(int argc, char **argv)
                         if (kind)
                             fathom_probe_dtz_batch(tb, (size_t)n, cols[0], cols[1], cols[2],
                                                    cols[3], cols[4], cols[5], cols[6],
-                                                   cols[7], ep, turn, out16,
+                                                   cols[7], ep, turn, out16, NULL,
                                                    (unsigned)threads);
                         else
                             fathom_probe_wdl_batch(tb, (size_t)n, cols[0], cols[1], cols[2],
                                                    cols[3], cols[4], cols[5], cols[6],
-                                                   cols[7], ep, turn, out, (unsigned)threads);
+                                                   cols[7], ep, turn, out, NULL, (unsigned)threads);
                     }
                     rates[r] = (double)n * (double)reps / (now() - t0);
                 }

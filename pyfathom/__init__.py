@@ -27,7 +27,7 @@ from pyfathom._errors import (
     UnsupportedPositionError,
 )
 from pyfathom._tablebase import Tablebase, open_tablebase
-from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
+from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
 
 __all__ = [
     "__version__",
@@ -39,6 +39,7 @@ __all__ = [
     "RootProbe",
     "FAILED",
     "FAILED_DTZ",
+    "Status",
     "FathomError",
     "UnsupportedPositionError",
     "MissingTableError",

@@ -243,27 +243,36 @@ U64Array = npt.NDArray[np.uint64]
 U8Array = npt.NDArray[np.uint8]
 
 
+def _status_buffer(status: Optional[U8Array]) -> Any:
+    return NULL if status is None else ffi.from_buffer("uint8_t[]", status,
+                                                       require_writable=True)
+
+
 def probe_wdl_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
-                    turn: U8Array, out: npt.NDArray[np.int8], threads: int) -> None:
+                    turn: U8Array, out: npt.NDArray[np.int8], threads: int,
+                    status: Optional[U8Array] = None) -> None:
     """``fathom_probe_wdl_batch`` over C-contiguous arrays (no copies):
-    ``masks`` are white, black, kings, queens, rooks, bishops, knights, pawns."""
+    ``masks`` are white, black, kings, queens, rooks, bishops, knights, pawns;
+    ``status`` (None or as long as ``out``) receives each row's status."""
     m = [ffi.from_buffer("const uint64_t[]", a) for a in masks]
     check(lib.fathom_probe_wdl_batch(
         handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
         ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
-        ffi.from_buffer("int8_t[]", out, require_writable=True), threads),
+        ffi.from_buffer("int8_t[]", out, require_writable=True), _status_buffer(status),
+        threads),
         "batch WDL probe")
 
 
 def probe_dtz_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
-                    turn: U8Array, out: npt.NDArray[np.int16], threads: int) -> None:
-    """``fathom_probe_dtz_batch`` over C-contiguous arrays (no copies):
-    ``masks`` are white, black, kings, queens, rooks, bishops, knights, pawns."""
+                    turn: U8Array, out: npt.NDArray[np.int16], threads: int,
+                    status: Optional[U8Array] = None) -> None:
+    """``fathom_probe_dtz_batch``, as :func:`probe_wdl_batch`."""
     m = [ffi.from_buffer("const uint64_t[]", a) for a in masks]
     check(lib.fathom_probe_dtz_batch(
         handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
         ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
-        ffi.from_buffer("int16_t[]", out, require_writable=True), threads),
+        ffi.from_buffer("int16_t[]", out, require_writable=True), _status_buffer(status),
+        threads),
         "batch DTZ probe")
 
 

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from pyfathom import _lowlevel as _ll
 from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
-from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
+from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
 
 __all__ = ["Tablebase", "open_tablebase", "StrPath"]
 
@@ -374,33 +374,41 @@ class Tablebase:
 
     def _collect(self, boards: Iterable[chess.Board]
                  ) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint8],
-                            npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-        """(8 contiguous mask arrays, ep, turn, rows that must fail), read
+                            npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        """(8 contiguous mask arrays, ep, turn, why rows must fail), read
         from the boards in one pass.  Rows of a chess variant, with castling
         rights or too many pieces are zeroed (the C core rejects them at
-        once) and flagged."""
+        once) and get their :class:`Status` (0 for the other rows)."""
         flat = np.fromiter(
             _chain((b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks,
                     b.bishops, b.knights, b.pawns, b.ep_square or 0, b.turn,
                     b.castling_rights, b.uci_variant != "chess") for b in boards),
             dtype=np.uint64)
         cols = np.ascontiguousarray(flat.reshape(-1, 12).T)
-        bad = ((cols[10] != 0) | (cols[11] != 0)
-               | (_popcount(cols[0] | cols[1]) > self.largest))
+        # Checked in python-chess's order: variant, castling, piece count.
+        reasons = np.where(
+            cols[11] != 0, np.uint8(Status.VARIANT),
+            np.where(cols[10] != 0, np.uint8(Status.CASTLING),
+                     np.where(_popcount(cols[0] | cols[1]) > self.largest,
+                              np.uint8(Status.TOO_MANY_PIECES), np.uint8(0)))).astype(np.uint8)
         masks = cols[:8]
+        bad = reasons != 0
         if bad.any():
             masks[:, bad] = 0
         return ([masks[i] for i in range(8)], cols[8].astype(np.uint8),
-                cols[9].astype(np.uint8), bad)
+                cols[9].astype(np.uint8), reasons)
 
     def probe_wdl_many(self, boards: Iterable[chess.Board], *,
-                       threads: Optional[int] = None) -> npt.NDArray[np.int8]:
+                       threads: Optional[int] = None,
+                       status: Optional[npt.NDArray[np.uint8]] = None) -> npt.NDArray[np.int8]:
         """:meth:`probe_wdl` for many boards: an ``int8`` array.
 
         Rows that cannot be probed (a missing table, castling rights, too
-        many pieces, a chess variant, an invalid board) hold :data:`pyfathom.FAILED`; one bad
-        row never raises.  The boards are read in one pass, then probed in
-        one C call without the GIL.
+        many pieces, a chess variant, an invalid board) hold
+        :data:`pyfathom.FAILED`; one bad row never raises.  The boards are
+        read in one pass, then probed in one C call without the GIL.
+        ``status``: as in :meth:`probe_wdl_bitboards` (the boards must then
+        be a sequence, to know their number).
 
         >>> with pyfathom.open_tablebase(TABLES) as tb:
         ...     tb.probe_wdl_many([chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"),
@@ -408,15 +416,20 @@ class Tablebase:
         array([  -2, -128], dtype=int8)
         """
         h = self._handle()
-        m, ep, turn, bad = self._collect(boards)
+        m, ep, turn, reasons = self._collect(boards)
         out = np.empty(len(ep), dtype=np.int8)
+        status_out = _status_array(status, len(out))
         if len(out):
-            _ll.probe_wdl_batch(h, m, ep, turn, out, _threads(threads))
+            _ll.probe_wdl_batch(h, m, ep, turn, out, _threads(threads), status_out)
+            bad = reasons != 0
             out[bad] = FAILED
+            if status_out is not None:
+                status_out[bad] = reasons[bad]
         return out
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
-                       threads: Optional[int] = None) -> npt.NDArray[np.int16]:
+                       threads: Optional[int] = None,
+                       status: Optional[npt.NDArray[np.uint8]] = None) -> npt.NDArray[np.int16]:
         """:meth:`probe_dtz` for many boards: an ``int16`` array, with
         :data:`pyfathom.FAILED_DTZ` (-32768) where a row failed.
 
@@ -425,11 +438,15 @@ class Tablebase:
         array([-53], dtype=int16)
         """
         h = self._handle()
-        m, ep, turn, bad = self._collect(boards)
+        m, ep, turn, reasons = self._collect(boards)
         out = np.empty(len(ep), dtype=np.int16)
+        status_out = _status_array(status, len(out))
         if len(out):
-            _ll.probe_dtz_batch(h, m, ep, turn, out, _threads(threads))
+            _ll.probe_dtz_batch(h, m, ep, turn, out, _threads(threads), status_out)
+            bad = reasons != 0
             out[bad] = FAILED_DTZ
+            if status_out is not None:
+                status_out[bad] = reasons[bad]
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -437,7 +454,9 @@ class Tablebase:
                             rooks: npt.ArrayLike, bishops: npt.ArrayLike,
                             knights: npt.ArrayLike, pawns: npt.ArrayLike,
                             ep: npt.ArrayLike, turn: npt.ArrayLike, *,
-                            threads: Optional[int] = None) -> npt.NDArray[np.int8]:
+                            threads: Optional[int] = None,
+                            status: Optional[npt.NDArray[np.uint8]] = None
+                            ) -> npt.NDArray[np.int8]:
         """WDL of n positions given as numpy arrays: an ``int8`` array.
 
         The eight masks are ``uint64`` arrays laid out as python-chess's
@@ -451,6 +470,10 @@ class Tablebase:
         ``threads``: worker threads for the C loop (None: every core).  The
         GIL is released for the whole call.
 
+        ``status``: None, or a writable ``uint8`` array as long as the input,
+        which receives each row's :class:`~pyfathom.Status`: why a row
+        failed (``Status.OK`` where it was answered).
+
         >>> import numpy as np
         >>> b = chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")
         >>> cols = [np.array([v], dtype=np.uint64) for v in (
@@ -460,6 +483,20 @@ class Tablebase:
         ...     tb.probe_wdl_bitboards(*cols, ep=np.array([0]), turn=np.array([0]))
         array([-2], dtype=int8)
 
+        A row that is not a legal position (a pawn on the first rank) fails,
+        and ``status`` says why:
+
+        >>> b = chess.Board("8/2K5/4B3/8/8/8/4k3/P7 b - - 0 1")
+        >>> cols = [np.array([v], dtype=np.uint64) for v in (
+        ...     b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK], b.kings,
+        ...     b.queens, b.rooks, b.bishops, b.knights, b.pawns)]
+        >>> why = np.empty(1, dtype=np.uint8)
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl_bitboards(*cols, ep=[0], turn=[0], status=why)
+        array([-128], dtype=int8)
+        >>> pyfathom.Status(why[0])
+        Status.INVALID_POSITION
+
         :raises: :exc:`TypeError` for an argument of the wrong dtype kind,
             :exc:`ValueError` for a wrong shape, a length that differs from
             ``white``'s, or a value out of range.
@@ -468,8 +505,10 @@ class Tablebase:
         args = _batch_arrays(white, black, kings, queens, rooks, bishops,
                              knights, pawns, ep, turn)
         out = np.empty(len(args[0]), dtype=np.int8)
+        status_out = _status_array(status, len(out))
         if len(out):
-            _ll.probe_wdl_batch(h, args[:8], args[8], args[9], out, _threads(threads))
+            _ll.probe_wdl_batch(h, args[:8], args[8], args[9], out, _threads(threads),
+                                status_out)
         return out
 
     def probe_dtz_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -477,7 +516,9 @@ class Tablebase:
                             rooks: npt.ArrayLike, bishops: npt.ArrayLike,
                             knights: npt.ArrayLike, pawns: npt.ArrayLike,
                             ep: npt.ArrayLike, turn: npt.ArrayLike, *,
-                            threads: Optional[int] = None) -> npt.NDArray[np.int16]:
+                            threads: Optional[int] = None,
+                            status: Optional[npt.NDArray[np.uint8]] = None
+                            ) -> npt.NDArray[np.int16]:
         """DTZ of n positions given as numpy arrays: an ``int16`` array with
         :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
         :meth:`probe_wdl_bitboards`.
@@ -486,13 +527,30 @@ class Tablebase:
         args = _batch_arrays(white, black, kings, queens, rooks, bishops,
                              knights, pawns, ep, turn)
         out = np.empty(len(args[0]), dtype=np.int16)
+        status_out = _status_array(status, len(out))
         if len(out):
-            _ll.probe_dtz_batch(h, args[:8], args[8], args[9], out, _threads(threads))
+            _ll.probe_dtz_batch(h, args[:8], args[8], args[9], out, _threads(threads),
+                                status_out)
         return out
 
 
 _MASK_NAMES = ("white", "black", "kings", "queens", "rooks", "bishops",
                "knights", "pawns")
+
+
+def _status_array(status: Any, n: int) -> Optional[npt.NDArray[np.uint8]]:
+    """The caller's ``status`` output array, checked, or None."""
+    if status is None:
+        return None
+    if not isinstance(status, np.ndarray):
+        raise TypeError(f"status must be a numpy uint8 array or None, not {type(status).__name__}")
+    if status.dtype != np.uint8:
+        raise TypeError(f"status must be a uint8 array, not {status.dtype}")
+    if status.shape != (n,):
+        raise ValueError(f"status must have shape ({n},), not {status.shape}")
+    if not status.flags.c_contiguous or not status.flags.writeable:
+        raise ValueError("status must be a contiguous, writable array")
+    return status
 
 
 def _threads(threads: Optional[int]) -> int:

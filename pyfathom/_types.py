@@ -7,13 +7,56 @@ from typing import NamedTuple, Optional
 
 import chess
 
-__all__ = ["WDL", "Probe", "RootMove", "RootProbe", "FAILED", "FAILED_DTZ"]
+__all__ = ["WDL", "Probe", "RootMove", "RootProbe", "FAILED", "FAILED_DTZ", "Status"]
 
 FAILED = -128
 """Batch WDL results (``int8``) hold this where a row could not be probed."""
 
 FAILED_DTZ = -32768
 """Batch DTZ results (``int16``) hold this where a row could not be probed."""
+
+
+class Status(enum.IntEnum):
+    """Why a batch row holds :data:`FAILED` (``OK`` where it was answered).
+
+    Batch calls fill a ``status`` array with these codes on request (see
+    :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers are the
+    C core's status codes, plus ``VARIANT``, which only the board-based
+    calls give.
+
+    >>> pyfathom.Status(1)
+    Status.MISSING_TABLE
+    """
+
+    OK = 0
+    """Probed."""
+    MISSING_TABLE = 1
+    """A table the position (or a capture or promotion from it) needs is
+    not loaded."""
+    CASTLING = 2
+    """The position has castling rights: the tables hold none."""
+    TOO_MANY_PIECES = 3
+    """More pieces than the largest table loaded."""
+    INVALID_POSITION = 4
+    """Not a legal position (``board.is_valid()`` would be false), or masks
+    that do not describe one."""
+    BAD_MAGIC = 5
+    """A table file does not start with the Syzygy magic."""
+    BAD_SIZE = 6
+    """A table file has an impossible size (truncated?)."""
+    CORRUPT = 7
+    """A table file is damaged."""
+    IO = 8
+    """A table file could not be opened or mapped."""
+    NO_MEMORY = 9
+    """Out of memory."""
+    ARGUMENT = 10
+    """A bad argument reached the core."""
+    VARIANT = 11
+    """A board of a chess variant (``board.uci_variant != "chess"``)."""
+
+    def __repr__(self) -> str:
+        return f"Status.{self.name}"
 
 
 class WDL(enum.IntEnum):

@@ -13,7 +13,13 @@ Each input line gives exactly one result row, in order, with a status:
 ``invalid_fen``      the line is not a FEN / EPD position (see the reason)
 ``castling``         the position has castling rights (tables hold none)
 ``too_many_pieces``  more pieces than the largest table loaded
-``failed``           a needed table is missing, or the position is illegal
+``missing_table``    a table the position needs (or a capture or promotion
+                     from it leads to) is not loaded; the reason names it
+``invalid_position`` a FEN of an illegal position (``board.is_valid()`` is
+                     false: side not to move in check, no king...)
+``corrupt_table``    a table file it needs is damaged
+``failed``           any other failure (a table file that cannot be read,
+                     out of memory); the reason says which
 ``line_too_long``    a line longer than :data:`MAX_LINE` bytes
 """
 
@@ -56,9 +62,23 @@ CASTLING = 2
 TOO_MANY_PIECES = 3
 FAILED = 4
 LINE_TOO_LONG = 5
+MISSING_TABLE = 6
+INVALID_POSITION = 7
+CORRUPT_TABLE = 8
 
-STATUS_NAMES = ["ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long"]
+STATUS_NAMES = ["ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long",
+                "missing_table", "invalid_position", "corrupt_table"]
 """Row status names, indexed by the status codes of :class:`ProbedChunk`."""
+
+# The core's status of a failed probe -> the row status.
+_ROW_STATUS = np.full(256, FAILED, dtype=np.uint8)
+_ROW_STATUS[lib.FATHOM_OK] = OK
+_ROW_STATUS[lib.FATHOM_ERR_MISSING_TABLE] = MISSING_TABLE
+_ROW_STATUS[lib.FATHOM_ERR_CASTLING] = CASTLING
+_ROW_STATUS[lib.FATHOM_ERR_TOO_MANY_PIECES] = TOO_MANY_PIECES
+_ROW_STATUS[lib.FATHOM_ERR_INVALID_POSITION] = INVALID_POSITION
+for _code in (lib.FATHOM_ERR_BAD_MAGIC, lib.FATHOM_ERR_BAD_SIZE, lib.FATHOM_ERR_CORRUPT):
+    _ROW_STATUS[_code] = CORRUPT_TABLE
 
 _MASKS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights", "pawns")
 
@@ -234,6 +254,9 @@ class ProbedChunk:
     status: np.ndarray  # uint8 codes into STATUS_NAMES
     wdl: np.ndarray  # int8, pyfathom.FAILED where not probed
     dtz: np.ndarray | None  # int16, or None without --dtz
+    tb: Any  # the tablebase, to explain failed probes
+    core_status: np.ndarray  # uint8 core status of the failing probe (0: none)
+    core_metric: np.ndarray  # bool: the failing probe was the DTZ one
 
     def bad_rows(self) -> np.ndarray:
         return np.flatnonzero(self.status != OK)
@@ -254,7 +277,24 @@ class ProbedChunk:
             return "castling rights: Syzygy tables hold no castling positions"
         if code == TOO_MANY_PIECES:
             return "more pieces than the largest table loaded"
-        return "not probed: a needed table is missing or the position is illegal"
+        if code == INVALID_POSITION:
+            return "not a legal position"
+        return self._explain(i)
+
+    def _explain(self, i: int) -> str:
+        """What went wrong in the probe of row i, from the core, naming the
+        table or file (the probe is repeated alone, with its detail)."""
+        from . import _lowlevel as ll
+
+        w, b, k, q, r, bi, n, p = (int(self.parsed.masks[name][i]) for name in _MASKS)
+        fn = ll.probe_dtz_raw if self.core_metric[i] else ll.probe_wdl_raw
+        status, detail = ll.probe_detail(fn, self.tb._handle(), w, b, k, q, r, bi, n, p,
+                                         int(self.parsed.ep[i]), bool(self.parsed.turn[i]))
+        if status == lib.FATHOM_OK:  # e.g. a file readable again
+            status = int(self.core_status[i])
+        if status == lib.FATHOM_ERR_MISSING_TABLE and detail.table:
+            return f"did not find {detail.metric} table {detail.table}"
+        return str(ll.error(status, "this line", detail))
 
 
 WDL_FAILED = -128
@@ -278,15 +318,26 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
         # Rows not to probe get empty masks, which the core refuses cheaply.
         masks = {name: np.where(skip, np.uint64(0), a) for name, a in masks.items()}
     args = [masks[name] for name in _MASKS] + [parsed.ep, parsed.turn]
-    wdl = np.asarray(tb.probe_wdl_bitboards(*args, threads=threads), dtype=np.int8)
+    core_status = np.zeros(n, dtype=np.uint8)
+    wdl = np.asarray(tb.probe_wdl_bitboards(*args, threads=threads, status=core_status),
+                     dtype=np.int8)
     wdl = np.where(skip, np.int8(WDL_FAILED), wdl).astype(np.int8)
-    status[(wdl == WDL_FAILED) & (status == OK)] = FAILED
+    core_status[skip] = 0
+    core_metric = np.zeros(n, dtype=bool)
     dtz_values = None
     if dtz:
-        dtz_values = np.asarray(tb.probe_dtz_bitboards(*args, threads=threads), dtype=np.int16)
+        dtz_status = np.zeros(n, dtype=np.uint8)
+        dtz_values = np.asarray(tb.probe_dtz_bitboards(*args, threads=threads, status=dtz_status),
+                                dtype=np.int16)
         dtz_values = np.where(skip, np.int16(DTZ_FAILED), dtz_values).astype(np.int16)
-        status[(dtz_values == DTZ_FAILED) & (status == OK)] = FAILED
-    return ProbedChunk(chunk, parsed, status, wdl, dtz_values)
+        dtz_status[skip] = 0
+        # A row whose WDL probe worked can still miss its DTZ table.
+        only_dtz = (core_status == 0) & (dtz_status != 0)
+        core_status[only_dtz] = dtz_status[only_dtz]
+        core_metric[only_dtz] = True
+    failed = (core_status != 0) & (status == OK)
+    status[failed] = _ROW_STATUS[core_status[failed]]
+    return ProbedChunk(chunk, parsed, status, wdl, dtz_values, tb, core_status, core_metric)
 
 
 @dataclass

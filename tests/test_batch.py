@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import chess
+import chess.variant
 import numpy as np
 import pytest
 
 from positions import ALL_TABLES, random_position, table_sample, to_arrays
+
+from pyfathom import Status
 
 NAMES = ["white", "black", "kings", "queens", "rooks", "bishops", "knights",
          "pawns", "ep", "turn"]
@@ -163,16 +166,28 @@ def test_failed_rows_for_bad_masks_and_too_many_pieces(threads: int, tablebase: 
         five = random_position(rng, rng.choice(["KQRvKR", "KRPvKP", "KBNvKN"]))
         rows[i] = _rows([five])[0]
         bad_rows[i] = "five pieces"
-    wdl = tablebase.probe_wdl_bitboards(*_arrays(rows), threads=threads)
-    dtz = tablebase.probe_dtz_bitboards(*_arrays(rows), threads=threads)
+    wdl_status = np.full(len(rows), 255, dtype=np.uint8)
+    dtz_status = np.full(len(rows), 255, dtype=np.uint8)
+    wdl = tablebase.probe_wdl_bitboards(*_arrays(rows), threads=threads, status=wdl_status)
+    dtz = tablebase.probe_dtz_bitboards(*_arrays(rows), threads=threads, status=dtz_status)
+    assert (tablebase.probe_wdl_bitboards(*_arrays(rows), threads=threads) == wdl).all()
     problems = []
     for i in range(len(rows)):
         if i in bad_rows:
+            # The piece count is checked first: a corruption that adds a
+            # piece to a four-piece position is "too many pieces".
+            pieces = bin(rows[i][0] | rows[i][1]).count("1")
+            why = Status.TOO_MANY_PIECES if pieces > 4 else Status.INVALID_POSITION
             if wdl[i] != WDL_FAILED or dtz[i] != DTZ_FAILED:
                 problems.append(f"row {i} ({bad_rows[i]}): wdl {wdl[i]} dtz {dtz[i]}, expected FAILED")
+            if (wdl_status[i], dtz_status[i]) != (why, why):
+                problems.append(f"row {i} ({bad_rows[i]}): status {wdl_status[i]}/{dtz_status[i]},"
+                                f" expected {why!r}")
         elif (wdl[i], dtz[i]) != (expected_wdl[i], expected_dtz[i]):
             problems.append(f"row {i} {boards[i].fen()}: batch ({wdl[i]}, {dtz[i]}) "
                             f"per-board ({expected_wdl[i]}, {expected_dtz[i]})")
+        elif (wdl_status[i], dtz_status[i]) != (Status.OK, Status.OK):
+            problems.append(f"row {i}: answered, status {wdl_status[i]}/{dtz_status[i]}")
     assert len({k for k in bad_rows.values()}) == len(CORRUPTIONS) + 1
     assert not problems, "\n".join(problems[:30])
 
@@ -192,14 +207,22 @@ def test_failed_rows_for_castling_and_too_many_pieces_many(tablebase: Any) -> No
     mixed.insert(17, castling[1])
     mixed.insert(33, castling[2])
     mixed.insert(48, five)
-    wdl = tablebase.probe_wdl_many(mixed)
-    dtz = tablebase.probe_dtz_many(mixed)
+    mixed.insert(55, chess.variant.AtomicBoard("8/8/8/8/8/2k5/8/KR6 w - - 0 1"))
+    why = {5: Status.CASTLING, 17: Status.CASTLING, 33: Status.CASTLING,
+           48: Status.TOO_MANY_PIECES, 55: Status.VARIANT}
+    failed_at |= {55}
+    wdl_status = np.full(len(mixed), 255, dtype=np.uint8)
+    dtz_status = np.full(len(mixed), 255, dtype=np.uint8)
+    wdl = tablebase.probe_wdl_many(mixed, status=wdl_status)
+    dtz = tablebase.probe_dtz_many(mixed, status=dtz_status)
     for i, board in enumerate(mixed):
         if i in failed_at:
             assert (wdl[i], dtz[i]) == (WDL_FAILED, DTZ_FAILED), board.fen()
+            assert (wdl_status[i], dtz_status[i]) == (why[i], why[i]), board.fen()
         else:
             assert (wdl[i], dtz[i]) == (tablebase.probe_wdl(board),
                                         tablebase.probe_dtz(board)), board.fen()
+            assert (wdl_status[i], dtz_status[i]) == (Status.OK, Status.OK), board.fen()
 
 
 def test_failed_rows_for_missing_table(tmp_path: Path, syzygy_dir: Path, tablebase: Any) -> None:
@@ -216,24 +239,52 @@ def test_failed_rows_for_missing_table(tmp_path: Path, syzygy_dir: Path, tableba
     with pyfathom.open_tablebase(tmp_path) as subset:
         arrays = _arrays(_rows(boards))
         for threads in (1, 2):
-            wdl = subset.probe_wdl_bitboards(*arrays, threads=threads)
+            status = np.full(len(boards), 255, dtype=np.uint8)
+            wdl = subset.probe_wdl_bitboards(*arrays, threads=threads, status=status)
             dtz = subset.probe_dtz_bitboards(*arrays, threads=threads)
             for i, board in enumerate(boards):
                 key = keys[i % len(keys)]
                 if key in ("KQvK", "KRvK"):
                     assert (wdl[i], dtz[i]) == (tablebase.probe_wdl(board),
                                                 tablebase.probe_dtz(board)), board.fen()
+                    assert status[i] == Status.OK
                 elif key in ("KBvK", "KRvKP", "KPvK"):
                     assert (wdl[i], dtz[i]) == (WDL_FAILED, DTZ_FAILED), board.fen()
                 else:
                     # KQvKR: its own table is missing.
                     assert (wdl[i], dtz[i]) == (WDL_FAILED, DTZ_FAILED), board.fen()
+                # With three-piece tables only, four pieces are too many
+                # (as in Fathom), whatever a capture would lead to.
+                if key in ("KBvK", "KPvK"):
+                    assert status[i] == Status.MISSING_TABLE, board.fen()
+                elif key in ("KRvKP", "KQvKR"):
+                    assert status[i] == Status.TOO_MANY_PIECES, board.fen()
         many = subset.probe_wdl_many(boards)
         assert (many == subset.probe_wdl_bitboards(*arrays)).all()
 
 
 # ---------------------------------------------------------------------------
 # Argument checking and memory layout.
+
+def test_status_argument_is_checked(tablebase: Any) -> None:
+    boards = _good(10, 56)
+    args = _args(to_arrays(boards))
+    cases: list[tuple[Any, type[Exception], str]] = [
+        ([0] * 10, TypeError, "status must be a numpy uint8 array or None, not list"),
+        (np.zeros(10, dtype=np.int8), TypeError, "status must be a uint8 array, not int8"),
+        (np.zeros(9, dtype=np.uint8), ValueError, r"status must have shape \(10,\), not \(9,\)"),
+        (np.zeros((10, 1), dtype=np.uint8), ValueError, "status must have shape"),
+        (np.zeros(20, dtype=np.uint8)[::2], ValueError, "status must be a contiguous, writable array"),
+    ]
+    readonly = np.zeros(10, dtype=np.uint8)
+    readonly.flags.writeable = False
+    cases.append((readonly, ValueError, "status must be a contiguous, writable array"))
+    for status, error, message in cases:
+        with pytest.raises(error, match=message):
+            tablebase.probe_wdl_bitboards(*args, status=status)
+        with pytest.raises(error, match=message):
+            tablebase.probe_dtz_many(boards, status=status)
+
 
 def test_wrong_dtype_names_the_argument(tablebase: Any) -> None:
     arrays = to_arrays(_good(10, 54))

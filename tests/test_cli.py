@@ -333,7 +333,7 @@ def test_batch_rows_statuses_and_line_numbers(tmp_path, syzygy_dir, oracle, caps
     rows = rows[1:]
     assert len(rows) == len(lines)
     expect_status = {3: "invalid_fen", 50: "invalid_fen", 777: "castling", 1234: "too_many_pieces",
-                     1500: "invalid_fen", 2001: "failed"}
+                     1500: "invalid_fen", 2001: "invalid_position"}
     for number, (line, row) in enumerate(zip(lines, rows), 1):
         fen, wdl, dtz, status = row
         if number in BAD_LINES:
@@ -535,3 +535,34 @@ def test_progress_only_on_a_tty(tmp_path, syzygy_dir, capsys):
     assert "25.0%" in shown and "50,000 lines" in shown and "lines/s" in shown and "ETA 30s" in shown
     bar.close()
     assert tty.getvalue().endswith("\r\x1b[K")
+
+
+def test_batch_says_why_a_probe_failed(tmp_path: Path, syzygy_dir: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Failed rows get the core's reason: a missing table (named, also a
+    DTZ table missing where the WDL one is there), a damaged file (named),
+    an illegal position."""
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    for name in ("KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw"):
+        shutil.copy(syzygy_dir / name, tables / name)
+    (tables / "KNvK.rtbw").write_bytes(b"\0" * (64 * 10 + 16))  # no Syzygy magic
+    src = tmp_path / "in.fen"
+    src.write_text("8/8/8/8/8/2k5/8/KQ6 w - - 0 1\n"
+                   "8/8/8/8/8/2k5/8/KR6 w - - 0 1\n"
+                   "8/8/8/8/8/2k5/8/KB6 w - - 0 1\n"
+                   "8/8/8/8/2k5/8/8/KN6 w - - 0 1\n"
+                   "8/8/8/8/8/2k5/8/KN6 w - - 0 1\n")  # the knight gives check
+    out = tmp_path / "out.csv"
+    code, _, err = run(["batch", str(src), "--tables", str(tables), "--dtz", "-o", str(out)], capsys)
+    assert code == 1
+    with open(out, newline="") as f:
+        rows = list(csv.reader(f))[1:]
+    assert [row[3] for row in rows] == ["ok", "missing_table", "missing_table", "corrupt_table",
+                                        "invalid_position"]
+    assert rows[1][1:3] == ["2", ""]  # the WDL was answered, the DTZ table is missing
+    assert f"{src}:2: did not find dtz table KRvK" in err
+    assert f"{src}:3: did not find wdl table KBvK" in err
+    assert f"{src}:4: invalid magic header" in err and "KNvK.rtbw" in err
+    assert f"{src}:5: not a legal position" in err
+    assert "(2 missing_table, 1 invalid_position, 1 corrupt_table)" in err

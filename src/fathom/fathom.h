@@ -204,7 +204,9 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
 /*
  * Batch probes over arrays of n positions (struct-of-arrays, as numpy
  * holds them).  Rows that cannot be probed get FATHOM_BATCH_WDL_FAILED /
- * FATHOM_BATCH_DTZ_FAILED; a bad row never stops the batch.  threads == 0
+ * FATHOM_BATCH_DTZ_FAILED; a bad row never stops the batch.  status may be
+ * NULL; else it has room for n bytes and receives each row's status code
+ * (FATHOM_OK where the row was answered): why a row failed.  threads == 0
  * means one thread per online CPU.  The result for each row does not depend
  * on the thread count.
  * RETURN: FATHOM_OK, or an error if threads could not be started at all.
@@ -216,13 +218,15 @@ int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *queens, const uint64_t *rooks,
                            const uint64_t *bishops, const uint64_t *knights,
                            const uint64_t *pawns, const uint8_t *ep,
-                           const uint8_t *turn, int8_t *out, unsigned threads);
+                           const uint8_t *turn, int8_t *out, uint8_t *status,
+                           unsigned threads);
 int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *black, const uint64_t *kings,
                            const uint64_t *queens, const uint64_t *rooks,
                            const uint64_t *bishops, const uint64_t *knights,
                            const uint64_t *pawns, const uint8_t *ep,
-                           const uint8_t *turn, int16_t *out, unsigned threads);
+                           const uint8_t *turn, int16_t *out, uint8_t *status,
+                           unsigned threads);
 
 #ifdef __cplusplus
 }

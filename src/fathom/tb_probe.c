@@ -631,6 +631,7 @@ typedef struct batch_job {
     const uint8_t *ep, *turn;
     int8_t *wdl_out;
     int16_t *dtz_out;
+    uint8_t *status_out; /* NULL: not wanted */
 } batch_job;
 
 static void run_batch(batch_job *job)
@@ -655,6 +656,8 @@ static void run_batch(batch_job *job)
             job->dtz_out[i] = status == FATHOM_OK ? (int16_t)dtz
                                                   : (int16_t)FATHOM_BATCH_DTZ_FAILED;
         }
+        if (job->status_out)
+            job->status_out[i] = (uint8_t)status;
     }
 }
 
@@ -682,7 +685,7 @@ static unsigned online_cpus(void)
 
 static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
                  const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
-                 int16_t *dtz_out, unsigned threads)
+                 int16_t *dtz_out, uint8_t *status_out, unsigned threads)
 {
     if (!tb || (n && (!ep || !turn || (!wdl_out && !dtz_out))))
         return FATHOM_ERR_ARGUMENT;
@@ -708,6 +711,7 @@ static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
         job->turn = turn;
         job->wdl_out = wdl_out;
         job->dtz_out = dtz_out;
+        job->status_out = status_out;
     }
 #if defined(_WIN32)
     for (unsigned t = 0; t < threads; t++)
@@ -735,13 +739,14 @@ int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *queens, const uint64_t *rooks,
                            const uint64_t *bishops, const uint64_t *knights,
                            const uint64_t *pawns, const uint8_t *ep,
-                           const uint8_t *turn, int8_t *out, unsigned threads)
+                           const uint8_t *turn, int8_t *out, uint8_t *status,
+                           unsigned threads)
 {
     const uint64_t *const bb[8] = {white, black, kings, queens,
                                    rooks, bishops, knights, pawns};
     if (!out && n)
         return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, out, NULL, threads);
+    return batch(tb, n, bb, ep, turn, out, NULL, status, threads);
 }
 
 int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
@@ -749,11 +754,12 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *queens, const uint64_t *rooks,
                            const uint64_t *bishops, const uint64_t *knights,
                            const uint64_t *pawns, const uint8_t *ep,
-                           const uint8_t *turn, int16_t *out, unsigned threads)
+                           const uint8_t *turn, int16_t *out, uint8_t *status,
+                           unsigned threads)
 {
     const uint64_t *const bb[8] = {white, black, kings, queens,
                                    rooks, bishops, knights, pawns};
     if (!out && n)
         return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, NULL, out, threads);
+    return batch(tb, n, bb, ep, turn, NULL, out, status, threads);
 }

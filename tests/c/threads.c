@@ -161,6 +161,7 @@ int main(int argc, char **argv)
         uint8_t *ep = malloc((size_t)NPOS), *turn = malloc((size_t)NPOS);
         int8_t *bw = malloc((size_t)NPOS);
         int16_t *bd = malloc((size_t)NPOS * sizeof *bd);
+        uint8_t *sw = malloc((size_t)NPOS), *sd = malloc((size_t)NPOS);
         long bad = 0;
         int k;
         for (k = 0; k < 8; k++)
@@ -179,9 +180,9 @@ int main(int argc, char **argv)
         }
         tb = open_cold();
         if (fathom_probe_wdl_batch(tb, (size_t)NPOS, a[0], a[1], a[2], a[3], a[4], a[5],
-                                   a[6], a[7], ep, turn, bw, 2) != FATHOM_OK ||
+                                   a[6], a[7], ep, turn, bw, sw, 2) != FATHOM_OK ||
             fathom_probe_dtz_batch(tb, (size_t)NPOS, a[0], a[1], a[2], a[3], a[4], a[5],
-                                   a[6], a[7], ep, turn, bd, 2) != FATHOM_OK) {
+                                   a[6], a[7], ep, turn, bd, sd, 2) != FATHOM_OK) {
             printf("batch calls failed\n");
             bad++;
         }
@@ -190,10 +191,15 @@ int main(int argc, char **argv)
             int want_w = ok ? FATHOM_RESULT_VALUE(ref_w[i]) : FATHOM_BATCH_WDL_FAILED;
             int want_d = FATHOM_RESULT_STATUS(ref_d[i]) == FATHOM_OK
                              ? FATHOM_RESULT_VALUE(ref_d[i]) : FATHOM_BATCH_DTZ_FAILED;
-            if (bw[i] != want_w || bd[i] != want_d) {
+            /* Each row's status is the one the single probe gave. */
+            if (bw[i] != want_w || bd[i] != want_d ||
+                sw[i] != FATHOM_RESULT_STATUS(ref_w[i]) ||
+                sd[i] != FATHOM_RESULT_STATUS(ref_d[i])) {
                 if (bad < 5)
-                    printf("batch position %d: wdl %d/%d dtz %d/%d\n", i, bw[i], want_w,
-                           bd[i], want_d);
+                    printf("batch position %d: wdl %d/%d dtz %d/%d status %d/%d %d/%d\n", i,
+                           bw[i], want_w, bd[i], want_d, sw[i],
+                           FATHOM_RESULT_STATUS(ref_w[i]), sd[i],
+                           FATHOM_RESULT_STATUS(ref_d[i]));
                 bad++;
             }
         }
@@ -206,6 +212,8 @@ int main(int argc, char **argv)
         free(turn);
         free(bw);
         free(bd);
+        free(sw);
+        free(sd);
     }
     printf("TOTAL mismatches %ld\n", mismatches + failed_ref);
     free(POS);

@@ -41,9 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     int8_t w[MAXN];
     int16_t z[MAXN];
+    uint8_t status[MAXN];
     fathom_probe_wdl_batch(shared, n, m[0], m[1], m[2], m[3], m[4], m[5], m[6],
-                           m[7], ep, turn, w, 1);
+                           m[7], ep, turn, w, status, 1);
     fathom_probe_dtz_batch(shared, n, m[0], m[1], m[2], m[3], m[4], m[5], m[6],
-                           m[7], ep, turn, z, 1);
+                           m[7], ep, turn, z, NULL, 1);
     return 0;
 }

@@ -334,11 +334,11 @@ static void *run_batch(void *arg)
     if (c->dtz)
         c->status = fathom_probe_dtz_batch(c->tb, (size_t)NPOS, COL[0], COL[1], COL[2],
                                            COL[3], COL[4], COL[5], COL[6], COL[7], EP,
-                                           TURN, c->d, c->threads);
+                                           TURN, c->d, NULL, c->threads);
     else
         c->status = fathom_probe_wdl_batch(c->tb, (size_t)NPOS, COL[0], COL[1], COL[2],
                                            COL[3], COL[4], COL[5], COL[6], COL[7], EP,
-                                           TURN, c->w, c->threads);
+                                           TURN, c->w, NULL, c->threads);
     return NULL;
 }
 
