@@ -33,7 +33,7 @@ of instances, exceptions that say what went wrong, and python-chess boards.
 from __future__ import annotations
 
 import os
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from pyfathom._fathom import ffi, lib
 
@@ -214,18 +214,16 @@ def __getattr__(name: str) -> int:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def tb_probe_wdl(white: int, black: int, kings: int, queens: int, rooks: int,
-                 bishops: int, knights: int, pawns: int, rule50: int,
-                 castling: int, ep: int, turn: bool) -> int:
-    """WDL of a position, 0..4 (:data:`TB_LOSS` .. :data:`TB_WIN`), or
-    :data:`TB_RESULT_FAILED`.
+tb_probe_wdl: Callable[[int, int, int, int, int, int, int, int, int, int, int, bool], int] = \
+    lib.tb_probe_wdl
+"""``tb_probe_wdl(white, black, kings, queens, rooks, bishops, knights, pawns,
+rule50, castling, ep, turn) -> int``: WDL of a position, 0..4
+(:data:`TB_LOSS` .. :data:`TB_WIN`), or :data:`TB_RESULT_FAILED`.
 
-    As Fathom: fails unless ``rule50 == 0`` and ``castling == 0`` (Syzygy
-    tables hold neither), and when a table is missing or the position has
-    more than ``TB_LARGEST`` pieces.  Thread safe.
-    """
-    return int(lib.tb_probe_wdl(white, black, kings, queens, rooks, bishops,
-                                knights, pawns, rule50, castling, ep, turn))
+As Fathom: fails unless ``rule50 == 0`` and ``castling == 0`` (Syzygy
+tables hold neither), and when a table is missing or the position has more
+than ``TB_LARGEST`` pieces.  Thread safe.  The compiled function itself, with
+no Python frame around it: engines call it at every node."""
 
 
 def tb_probe_root(white: int, black: int, kings: int, queens: int, rooks: int,
