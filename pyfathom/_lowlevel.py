@@ -18,10 +18,7 @@ learn which table or file the error is about.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, NamedTuple, NoReturn, Optional, Sequence
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn, Optional, Sequence
 
 from pyfathom._errors import (
     CastlingRightsError,
@@ -239,8 +236,12 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
     return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail())
 
 
-U64Array = npt.NDArray[np.uint64]
-U8Array = npt.NDArray[np.uint8]
+if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch)
+    import numpy as np
+    import numpy.typing as npt
+
+    U64Array = npt.NDArray[np.uint64]
+    U8Array = npt.NDArray[np.uint8]
 
 
 def _status_buffer(status: Optional[U8Array]) -> Any:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import os
-from itertools import chain
 from types import TracebackType
-from typing import Any, Iterable, NoReturn, Optional, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Iterable, NoReturn, Optional, Sequence, TypeVar, Union
 
 import chess
-import numpy as np
-import numpy.typing as npt
 
 from pyfathom import _lowlevel as _ll
+
+if TYPE_CHECKING:  # numpy is imported by the first batch call, not with pyfathom
+    import numpy as np
+    import numpy.typing as npt
 from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
-from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
+from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
 
 __all__ = ["Tablebase", "open_tablebase", "StrPath"]
 
@@ -29,17 +30,6 @@ _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
 _new_tuple = tuple.__new__
-_chain = chain.from_iterable
-
-
-def _popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
-    """Bits set in each element."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return np.bitwise_count(a)
-    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-    counts: npt.NDArray[np.uint8] = table[a.view(np.uint8).reshape(-1, 8)].sum(
-        axis=1, dtype=np.uint8)
-    return counts
 
 
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
@@ -372,32 +362,6 @@ class Tablebase:
 
     # ---- batches ------------------------------------------------------------
 
-    def _collect(self, boards: Iterable[chess.Board]
-                 ) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint8],
-                            npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
-        """(8 contiguous mask arrays, ep, turn, why rows must fail), read
-        from the boards in one pass.  Rows of a chess variant, with castling
-        rights or too many pieces are zeroed (the C core rejects them at
-        once) and get their :class:`Status` (0 for the other rows)."""
-        flat = np.fromiter(
-            _chain((b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks,
-                    b.bishops, b.knights, b.pawns, b.ep_square or 0, b.turn,
-                    b.castling_rights, b.uci_variant != "chess") for b in boards),
-            dtype=np.uint64)
-        cols = np.ascontiguousarray(flat.reshape(-1, 12).T)
-        # Checked in python-chess's order: variant, castling, piece count.
-        reasons = np.where(
-            cols[11] != 0, np.uint8(Status.VARIANT),
-            np.where(cols[10] != 0, np.uint8(Status.CASTLING),
-                     np.where(_popcount(cols[0] | cols[1]) > self.largest,
-                              np.uint8(Status.TOO_MANY_PIECES), np.uint8(0)))).astype(np.uint8)
-        masks = cols[:8]
-        bad = reasons != 0
-        if bad.any():
-            masks[:, bad] = 0
-        return ([masks[i] for i in range(8)], cols[8].astype(np.uint8),
-                cols[9].astype(np.uint8), reasons)
-
     def probe_wdl_many(self, boards: Iterable[chess.Board], *,
                        threads: Optional[int] = None,
                        status: Optional[npt.NDArray[np.uint8]] = None) -> npt.NDArray[np.int8]:
@@ -415,16 +379,10 @@ class Tablebase:
         ...                        chess.Board()])
         array([  -2, -128], dtype=int8)
         """
-        h = self._handle()
-        m, ep, turn, reasons = self._collect(boards)
-        out = np.empty(len(ep), dtype=np.int8)
-        status_out = _status_array(status, len(out))
-        if len(out):
-            _ll.probe_wdl_batch(h, m, ep, turn, out, _threads(threads), status_out)
-            bad = reasons != 0
-            out[bad] = FAILED
-            if status_out is not None:
-                status_out[bad] = reasons[bad]
+        from pyfathom import _batch
+
+        out: npt.NDArray[np.int8] = _batch.probe_many(
+            self._handle(), self.largest, boards, False, threads, status)
         return out
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
@@ -437,16 +395,10 @@ class Tablebase:
         ...     tb.probe_dtz_many([chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")])
         array([-53], dtype=int16)
         """
-        h = self._handle()
-        m, ep, turn, reasons = self._collect(boards)
-        out = np.empty(len(ep), dtype=np.int16)
-        status_out = _status_array(status, len(out))
-        if len(out):
-            _ll.probe_dtz_batch(h, m, ep, turn, out, _threads(threads), status_out)
-            bad = reasons != 0
-            out[bad] = FAILED_DTZ
-            if status_out is not None:
-                status_out[bad] = reasons[bad]
+        from pyfathom import _batch
+
+        out: npt.NDArray[np.int16] = _batch.probe_many(
+            self._handle(), self.largest, boards, True, threads, status)
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -501,14 +453,11 @@ class Tablebase:
             :exc:`ValueError` for a wrong shape, a length that differs from
             ``white``'s, or a value out of range.
         """
-        h = self._handle()
-        args = _batch_arrays(white, black, kings, queens, rooks, bishops,
-                             knights, pawns, ep, turn)
-        out = np.empty(len(args[0]), dtype=np.int8)
-        status_out = _status_array(status, len(out))
-        if len(out):
-            _ll.probe_wdl_batch(h, args[:8], args[8], args[9], out, _threads(threads),
-                                status_out)
+        from pyfathom import _batch
+
+        out: npt.NDArray[np.int8] = _batch.probe_arrays(
+            self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
+                             turn), False, threads, status)
         return out
 
     def probe_dtz_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -523,89 +472,12 @@ class Tablebase:
         :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
         :meth:`probe_wdl_bitboards`.
         """
-        h = self._handle()
-        args = _batch_arrays(white, black, kings, queens, rooks, bishops,
-                             knights, pawns, ep, turn)
-        out = np.empty(len(args[0]), dtype=np.int16)
-        status_out = _status_array(status, len(out))
-        if len(out):
-            _ll.probe_dtz_batch(h, args[:8], args[8], args[9], out, _threads(threads),
-                                status_out)
+        from pyfathom import _batch
+
+        out: npt.NDArray[np.int16] = _batch.probe_arrays(
+            self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
+                             turn), True, threads, status)
         return out
-
-
-_MASK_NAMES = ("white", "black", "kings", "queens", "rooks", "bishops",
-               "knights", "pawns")
-
-
-def _status_array(status: Any, n: int) -> Optional[npt.NDArray[np.uint8]]:
-    """The caller's ``status`` output array, checked, or None."""
-    if status is None:
-        return None
-    if not isinstance(status, np.ndarray):
-        raise TypeError(f"status must be a numpy uint8 array or None, not {type(status).__name__}")
-    if status.dtype != np.uint8:
-        raise TypeError(f"status must be a uint8 array, not {status.dtype}")
-    if status.shape != (n,):
-        raise ValueError(f"status must have shape ({n},), not {status.shape}")
-    if not status.flags.c_contiguous or not status.flags.writeable:
-        raise ValueError("status must be a contiguous, writable array")
-    return status
-
-
-def _threads(threads: Optional[int]) -> int:
-    if threads is None:
-        return 0
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
-    if threads < 0:
-        raise ValueError(f"threads must be >= 0 (0 or None: every core), not {threads}")
-    return int(threads)
-
-
-def _array(name: str, value: Any) -> npt.NDArray[Any]:
-    a = np.asarray(value)
-    if a.ndim != 1:
-        raise ValueError(f"{name} must be a 1-dimensional array, not {a.ndim}-dimensional")
-    return a
-
-
-def _mask_array(name: str, value: Any) -> npt.NDArray[np.uint64]:
-    a = _array(name, value)
-    kind = a.dtype.kind
-    if kind not in "ui":
-        raise TypeError(f"{name} must be an array of uint64 bitboards, not {a.dtype}")
-    if a.dtype.itemsize == 8:
-        # int64 holds the same bits (h8 is the sign bit): reinterpret.
-        a = a.view(np.uint64)
-    else:
-        if kind == "i" and len(a) and a.min() < 0:
-            raise ValueError(f"{name} holds a negative {a.dtype} value; use uint64 bitboards")
-        a = a.astype(np.uint64)
-    return np.ascontiguousarray(a)
-
-
-def _small_array(name: str, value: Any, top: int) -> npt.NDArray[np.uint8]:
-    a = _array(name, value)
-    if a.dtype.kind not in "uib":
-        raise TypeError(f"{name} must be an array of integers, not {a.dtype}")
-    if len(a) and (a.min() < 0 or a.max() > top):
-        bad = a[(a < 0) | (a > top)][0]
-        raise ValueError(f"{name} values must be in 0..{top}, found {bad}")
-    return np.ascontiguousarray(a, dtype=np.uint8)
-
-
-def _batch_arrays(*columns: Any) -> list[npt.NDArray[Any]]:
-    """Validated C-contiguous uint64 x 8 + uint8 x 2 arrays of equal length."""
-    arrays: list[npt.NDArray[Any]] = [
-        _mask_array(name, col) for name, col in zip(_MASK_NAMES, columns[:8])]
-    arrays.append(_small_array("ep", columns[8], 63))
-    arrays.append(_small_array("turn", columns[9], 1))
-    n = len(arrays[0])
-    for name, a in zip(_MASK_NAMES + ("ep", "turn"), arrays):
-        if len(a) != n:
-            raise ValueError(f"{name} has {len(a)} entries but white has {n}")
-    return arrays
 
 
 def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool = True,

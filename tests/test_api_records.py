@@ -311,3 +311,21 @@ def test_fathom_module(syzygy_dir: Path, tablebase: pyfathom.Tablebase) -> None:
     finally:
         f.tb_free()
     assert f.TB_LARGEST == 0
+
+
+def test_numpy_waits_for_the_first_batch_call(syzygy_dir: Path) -> None:
+    """import pyfathom and the per-board probes leave numpy unloaded (half
+    of the import time, and its thread pool); a batch call loads it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, chess, pyfathom\n"
+        f"tb = pyfathom.open_tablebase({str(syzygy_dir)!r})\n"
+        "b = chess.Board('8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1')\n"
+        "tb.probe_wdl(b); tb.probe_dtz(b); tb.probe(b); tb.probe_root(b)\n"
+        "print('numpy' in sys.modules)\n"
+        "tb.probe_wdl_many([b])\n"
+        "print('numpy' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"], out.stdout + out.stderr
