@@ -245,6 +245,9 @@ ADDRESS_SPACE = '''
     for tb in tbs:
         tb.probe_wdl(board)
         tb.probe_dtz(kqk)
+    # The batch path's Python modules (numpy's included) load on its first
+    # call: load them now too, the limit is about mapping tables.
+    tbs[0].probe_dtz_many([kqk])
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
 
     def limited(margin, fn):
