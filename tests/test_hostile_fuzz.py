@@ -6,7 +6,7 @@
   deterministic truncations, bit flips and zeroed runs), endgame.epd FENs
   and bitboards, and the committed regression inputs.  Any sanitizer report
   aborts the replay and fails the test.
-* When clang is installed: each libFuzzer target runs for FUZZ_SECONDS (45 s).
+* When clang is installed: each libFuzzer target runs for FUZZ_SECONDS (30 s).
   Without clang that test is skipped with a reason saying so (see
   FUZZING.md: CI installs clang so it runs there).
 """
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "tests" / "fuzz"
 CORE = ["tb_io.c", "tb_table.c", "tb_chess.c", "tb_probe.c", "tb_instance.c", "fen.c"]
 TARGETS = ["table", "fen", "board"]
-FUZZ_SECONDS = int(os.environ.get("PYFATHOM_FUZZ_SECONDS", "45"))
+FUZZ_SECONDS = int(os.environ.get("PYFATHOM_FUZZ_SECONDS", "30"))
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
 
