@@ -64,33 +64,23 @@ def _median_time(fn: Callable[[], object], runs: int, min_seconds: float = 0.0) 
     return statistics.median(times)
 
 
+def _interleaved_samples(fns: list[Callable[[], object]], rounds: int,
+                         min_seconds: float) -> list[list[float]]:
+    """Seconds per call of each function, one sample of each per round,
+    back to back, the order reversed every other round, so that a burst of
+    load on the machine hits all of them alike."""
+    samples: list[list[float]] = [[] for _ in fns]
+    for r in range(rounds):
+        order = range(len(fns)) if r % 2 == 0 else reversed(range(len(fns)))
+        for i in order:
+            samples[i].append(_median_time(fns[i], 1, min_seconds))
+    return samples
+
+
 def _interleaved_medians(fns: list[Callable[[], object]], runs: int,
                          min_seconds: float) -> list[float]:
-    """Like _median_time for several functions, timed in alternation so that
-    a burst of load on the machine hits all of them alike."""
-    samples: list[list[float]] = [[] for _ in fns]
-    for _ in range(runs):
-        for i, fn in enumerate(fns):
-            samples[i].append(_median_time(fn, 1, min_seconds))
-    return [statistics.median(s) for s in samples]
-
-
-def _paired_rounds(ours: Callable[[], object], theirs: Callable[[], object], rounds: int,
-                   min_seconds: float) -> tuple[list[float], list[float], list[float]]:
-    """Seconds per call of each function and their ratio (theirs / ours),
-    one sample of each per round, back to back, the order alternating."""
-    ours_t: list[float] = []
-    theirs_t: list[float] = []
-    for i in range(rounds):
-        if i % 2:
-            b = _median_time(theirs, 1, min_seconds)
-            a = _median_time(ours, 1, min_seconds)
-        else:
-            a = _median_time(ours, 1, min_seconds)
-            b = _median_time(theirs, 1, min_seconds)
-        ours_t.append(a)
-        theirs_t.append(b)
-    return ours_t, theirs_t, [b / a for a, b in zip(ours_t, theirs_t)]
+    """The median of each function's interleaved samples."""
+    return [statistics.median(s) for s in _interleaved_samples(fns, runs, min_seconds)]
 
 
 def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
@@ -120,9 +110,10 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
             # libraries back to back, so a burst of load on the shared
             # machine hits both sides of that round's ratio; the ratio
             # reported is the median over the rounds, with its range.
-            ours_t, theirs_t, ratios = _paired_rounds(
-                per_board(getattr(tb, f"probe_{kind}"), small),
-                per_board(getattr(pc, f"probe_{kind}"), small), 3 * runs, min_seconds / 3)
+            ours_t, theirs_t = _interleaved_samples(
+                [per_board(getattr(tb, f"probe_{kind}"), small),
+                 per_board(getattr(pc, f"probe_{kind}"), small)], 3 * runs, min_seconds / 3)
+            ratios = [b / a for a, b in zip(ours_t, theirs_t)]
             res[f"pyfathom_{kind}_us"] = statistics.median(ours_t) / len(small) * 1e6
             res[f"python_chess_{kind}_us"] = statistics.median(theirs_t) / len(small) * 1e6
             res[f"{kind}_ratio"] = statistics.median(ratios)

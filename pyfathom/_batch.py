@@ -21,7 +21,7 @@ from pyfathom._types import FAILED, FAILED_DTZ, Status
 _chain = chain.from_iterable
 
 
-def _popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
+def popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
     """Bits set in each element."""
     if hasattr(np, "bitwise_count"):  # numpy >= 2.0
         return np.bitwise_count(a)
@@ -29,7 +29,6 @@ def _popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
     counts: npt.NDArray[np.uint8] = table[a.view(np.uint8).reshape(-1, 8)].sum(
         axis=1, dtype=np.uint8)
     return counts
-
 
 
 def _collect(boards: Iterable[chess.Board], largest: int
@@ -49,7 +48,7 @@ def _collect(boards: Iterable[chess.Board], largest: int
     reasons = np.where(
         cols[11] != 0, np.uint8(Status.VARIANT),
         np.where(cols[10] != 0, np.uint8(Status.CASTLING),
-                 np.where(_popcount(cols[0] | cols[1]) > largest,
+                 np.where(popcount(cols[0] | cols[1]) > largest,
                           np.uint8(Status.TOO_MANY_PIECES), np.uint8(0)))).astype(np.uint8)
     masks = cols[:8]
     bad = reasons != 0

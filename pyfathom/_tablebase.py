@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Iterable, NoReturn, Optional, Sequence, TypeVa
 import chess
 
 from pyfathom import _lowlevel as _ll
+from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
+from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
 
 if TYPE_CHECKING:  # numpy is imported by the first batch call, not with pyfathom
     import numpy as np
     import numpy.typing as npt
-from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
-from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
 
 __all__ = ["Tablebase", "open_tablebase", "StrPath"]
 
@@ -172,7 +172,7 @@ class Tablebase:
         """Raise the exception for a probe of ``board`` that failed with
         ``status``; ``full_probe`` (:data:`~pyfathom._lowlevel.probe_wdl_raw`
         or ``probe_dtz_raw``) repeats it for the table or file involved."""
-        self._handle()  # a closed tablebase fails with FATHOM_ERR_ARGUMENT
+        handle = self._handle()  # a closed tablebase fails with FATHOM_ERR_ARGUMENT
         fen = board.fen()
         message = None
         detail = None
@@ -183,7 +183,7 @@ class Tablebase:
             message = f"invalid position ({_invalid_reasons(board)}): {fen}"
         else:
             occ = board.occupied_co
-            _, detail = _ll.probe_detail(full_probe, self._handle(), occ[1], occ[0],
+            _, detail = _ll.probe_detail(full_probe, handle, occ[1], occ[0],
                                          board.kings, board.queens, board.rooks,
                                          board.bishops, board.knights, board.pawns,
                                          board.ep_square or 0, board.turn)

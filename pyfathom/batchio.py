@@ -33,6 +33,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from ._batch import popcount
 from ._fathom import ffi, lib
 
 __all__ = [
@@ -235,16 +236,6 @@ def fen_strerror(code: int) -> str:
     return message.decode()
 
 
-def _popcount(x: np.ndarray) -> np.ndarray:
-    if hasattr(np, "bitwise_count"):
-        counts: np.ndarray = np.bitwise_count(x)
-        return counts
-    # numpy < 2.0: count through the bytes.
-    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-    summed: np.ndarray = table[x.view(np.uint8).reshape(-1, 8)].sum(axis=1)
-    return summed
-
-
 @dataclass
 class ProbedChunk:
     """Results for one chunk: everything needed to write its rows."""
@@ -310,7 +301,7 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     status[chunk.too_long] = LINE_TOO_LONG
     has_castling = (parsed.castling != 0) & (status == OK)
     status[has_castling] = CASTLING
-    pieces = _popcount(parsed.masks["white"] | parsed.masks["black"])
+    pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
     status[(pieces > tb.largest) & (status == OK)] = TOO_MANY_PIECES
     skip = status != OK
     masks = parsed.masks

@@ -636,23 +636,22 @@ typedef struct batch_job {
 
 static void run_batch(batch_job *job)
 {
+    const uint64_t *const *bb = job->bb;
     for (size_t i = job->begin; i < job->end; i++) {
-        tb_pos pos;
         probe pr = {job->tb, {0, NULL, 0}};
-        int status = prepare(job->tb, &pos, job->bb[0][i], job->bb[1][i],
-                             job->bb[2][i], job->bb[3][i], job->bb[4][i],
-                             job->bb[5][i], job->bb[6][i], job->bb[7][i],
-                             job->ep[i], job->turn[i]);
+        int status;
         if (job->wdl_out) {
             int wdl = 0;
-            if (status == FATHOM_OK)
-                status = probe_wdl(&pr, &pos, &wdl);
+            status = position_wdl(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
+                                  bb[4][i], bb[5][i], bb[6][i], bb[7][i],
+                                  job->ep[i], job->turn[i], &wdl);
             job->wdl_out[i] = status == FATHOM_OK ? (int8_t)wdl
                                                   : (int8_t)FATHOM_BATCH_WDL_FAILED;
         } else {
             int dtz = 0, precise;
-            if (status == FATHOM_OK)
-                status = probe_dtz(&pr, &pos, &dtz, &precise);
+            status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
+                                  bb[4][i], bb[5][i], bb[6][i], bb[7][i],
+                                  job->ep[i], job->turn[i], &dtz, &precise);
             job->dtz_out[i] = status == FATHOM_OK ? (int16_t)dtz
                                                   : (int16_t)FATHOM_BATCH_DTZ_FAILED;
         }

@@ -398,11 +398,11 @@ static void build_fast_table(tb_pairs *p)
         uint64_t lowest = (uint64_t)byte << 56;
         uint64_t highest = lowest | ((1ull << 56) - 1);
         unsigned len = code_length(p, lowest);
+        uint64_t sym = symbol_of(p, lowest, len);
         tb_byte_code entry;
-        if (len <= 8 && len == code_length(p, highest) &&
-            symbol_of(p, lowest, len) < p->num_syms &&
-            symbol_of(p, lowest, len) <= 0xfff) {
-            entry = (tb_byte_code)(symbol_of(p, lowest, len) << 4 | len);
+        if (len <= 8 && len == code_length(p, highest) && sym < p->num_syms &&
+            sym <= 0xfff) {
+            entry = (tb_byte_code)(sym << 4 | len);
         } else {
             /* Larger codes are shorter: the largest code with this prefix
              * bounds the search for the others from below. */
@@ -417,11 +417,11 @@ static void build_fast_table(tb_pairs *p)
             unsigned n = code_length(p, top);
             if (n > 8 - used || n != code_length(p, top_highest))
                 break;
-            uint64_t sym = symbol_of(p, top, n);
-            if (sym >= p->num_syms ||
-                values + p->sym_len[sym] + 1 > TB_BYTE_MAX_SKIP_VALUES)
+            uint64_t skipped = symbol_of(p, top, n);
+            if (skipped >= p->num_syms ||
+                values + p->sym_len[skipped] + 1 > TB_BYTE_MAX_SKIP_VALUES)
                 break;
-            values += (uint64_t)p->sym_len[sym] + 1;
+            values += (uint64_t)p->sym_len[skipped] + 1;
             used += n;
         }
         if (used > 0)
@@ -881,7 +881,6 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     ptr += 8;
     int bits_free = 0; /* bits of `code` already consumed past 32 */
     const uint64_t *base = p->base;
-    const uint16_t *first_sym = p->first_sym;
     const tb_byte_code *by_byte = p->by_byte;
     const uint16_t *sym_len = p->sym_len;
     int min_len = p->min_len;
@@ -903,7 +902,7 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
                 while (code < base[i])
                     i++;
                 len = (unsigned)min_len + i;
-                sym = first_sym[i] + (uint32_t)((code - base[i]) >> (64 - len));
+                sym = (uint32_t)symbol_of(p, code, len);
                 if (sym >= p->num_syms)
                     return FATHOM_ERR_CORRUPT;
             }
