@@ -6,7 +6,11 @@ strings below mirror the public headers of ``src/fathom/``:
 * ``fathom.h``   the instance API the Python package is built on;
 * ``tbprobe.h``  the Fathom-compatible facade (one default instance), exposed
   to Python as :mod:`pyfathom.fathom`;
-* ``fen.h``      the C FEN parser.
+* ``fen.h``      the C FEN parser;
+
+and the one function of ``pyfathom/_c/board_calls.c`` that Python calls
+through cffi (it installs the per-board probes, written against the CPython
+API, into the module).
 
 Numbers (enum values, ``#define`` constants, array sizes) are written as
 ``...`` so that the C compiler fills them in from the headers: a header change
@@ -269,13 +273,25 @@ size_t fathom_parse_fen_batch(const char *buf, const size_t *offsets,
                               size_t *fen_end, int8_t *status);
 """
 
+CDEF_BOARD_CALLS = """
+/* ---- pyfathom/_c/board_calls.c: the per-board hot path ------------------ */
+int pyfathom_board_calls_install(void);
+"""
+
 HEADERS = ["fathom.h", "tbprobe.h", "fen.h"]
+BOARD_CALLS = os.path.join("pyfathom", "_c", "board_calls.c")
+"""The per-board probes written against the CPython API (METH_FASTCALL), for
+the one call where cffi's argument conversion is most of the cost: see the
+file's comment.  Compiled into the same module; installs its functions into
+it when pyfathom._lowlevel calls pyfathom_board_calls_install()."""
 
 
 def _sources(absolute: bool = False) -> list[str]:
-    """Every C file of the core, relative to the project root (as setuptools
-    wants) or absolute (for a build from another directory)."""
+    """Every C file of the core, and the board calls, relative to the project
+    root (as setuptools wants) or absolute (for a build from another
+    directory)."""
     paths = sorted(glob.glob(os.path.join(HERE, SRC_DIR, "*.c")))
+    paths.append(os.path.join(HERE, BOARD_CALLS))
     return paths if absolute else [os.path.relpath(p, HERE) for p in paths]
 
 
@@ -297,7 +313,7 @@ def _flags() -> tuple[list[str], list[str], list[str]]:
 
 
 ffi = cffi.FFI()
-ffi.cdef(CDEF_FATHOM + CDEF_TBPROBE + CDEF_FEN)
+ffi.cdef(CDEF_FATHOM + CDEF_TBPROBE + CDEF_FEN + CDEF_BOARD_CALLS)
 
 # Run as a script, the build happens in build/cffi (objects and all) and the
 # module is then copied into pyfathom/; under setuptools, paths are relative
@@ -306,7 +322,7 @@ _STANDALONE = __name__ == "__main__"
 _compile_args, _link_args, _libraries = _flags()
 ffi.set_source(
     "pyfathom._fathom",
-    "".join(f'#include "{h}"\n' for h in HEADERS),
+    "".join(f'#include "{h}"\n' for h in HEADERS) + CDEF_BOARD_CALLS,
     sources=_sources(absolute=_STANDALONE),
     include_dirs=[os.path.join(HERE, SRC_DIR) if _STANDALONE else SRC_DIR],
     extra_compile_args=_compile_args,

@@ -10,8 +10,9 @@ Reports (medians of R runs):
   probe, and the ratio (target >= 60x each): the median, and the range, of
   the ratios of 3R paired rounds (both libraries timed back to back);
 * the split of one pyfathom probe: the whole ``Tablebase.probe_wdl(board)``,
-  the bare cffi call with ready-made integers (so conversion = whole - bare),
-  and the C core alone (from bench_core.c);
+  the bare call of the board probe with ready-made integers (so conversion =
+  whole - bare), the C core alone (from bench_core.c), and the same C
+  function called through cffi (what pyfathom/_c/board_calls.c saves);
 * ``probe_wdl_bitboards`` with 1 and 2 threads against the C loop of
   bench_core.c (targets: 1 thread >= 0.8x the C loop, 2 threads >= 1.8x
   one thread);
@@ -125,22 +126,30 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
             t = _median_time(per_board(getattr(tb, f"probe_{kind}"), boards), runs, min_seconds)
             res[f"pyfathom_{kind}_us_all"] = t / len(boards) * 1e6
 
-        # Split of one WDL probe: whole call vs the bare cffi call.
+        # Split of one WDL probe: the whole method vs the bare call of the
+        # board probe with the ints read beforehand, and the same C function
+        # through cffi (what the per-board probes used before
+        # pyfathom/_c/board_calls.c; kept here to show what it saves).
         from pyfathom import _lowlevel as ll
 
-        handle = getattr(tb, "_h")
+        pinned, handle = getattr(tb, "_pinned"), getattr(tb, "_h")
         args = [(b.occupied_co[1], b.occupied_co[0], b.queens, b.rooks, b.bishops,
                  b.knights, b.pawns, b.ep_square or 0, b.turn) for b in boards]
-        lean_wdl = ll.probe_wdl_lean
+        board_wdl, cffi_wdl = ll.board_wdl, ll.probe_wdl_lean
 
         def bare() -> None:
             for w, bl, q, r, bi, kn, p, ep, turn in args:
-                lean_wdl(handle, w, bl, q, r, bi, kn, p, ep, turn)
+                board_wdl(pinned, w, bl, q, r, bi, kn, p, ep, turn)
 
-        whole_t, bare_t = (t / len(boards) * 1e6 for t in _interleaved_medians(
-            [per_board(tb.probe_wdl, boards), bare], runs, min_seconds))
+        def bare_cffi() -> None:
+            for w, bl, q, r, bi, kn, p, ep, turn in args:
+                cffi_wdl(handle, w, bl, q, r, bi, kn, p, ep, turn)
+
+        whole_t, bare_t, cffi_t = (t / len(boards) * 1e6 for t in _interleaved_medians(
+            [per_board(tb.probe_wdl, boards), bare, bare_cffi], runs, min_seconds))
         res["split_whole_wdl_us"] = whole_t
-        res["split_cffi_call_wdl_us"] = bare_t
+        res["split_call_wdl_us"] = bare_t
+        res["split_cffi_call_wdl_us"] = cffi_t
         res["split_conversion_wdl_us"] = whole_t - bare_t
 
         # C loop (same positions, same machine, same run).
@@ -151,7 +160,8 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
         for key, value in core.items():
             if key.startswith("c_batch_"):
                 res[key] = value
-        res["split_cffi_overhead_wdl_us"] = bare_t - core["wdl_median_us_per_probe"]
+        res["split_call_overhead_wdl_us"] = bare_t - core["wdl_median_us_per_probe"]
+        res["split_cffi_overhead_wdl_us"] = cffi_t - core["wdl_median_us_per_probe"]
 
         # Batch calls.
         import positions as P
@@ -233,10 +243,12 @@ def report(res: dict[str, Any]) -> str:
         "",
         "split of one probe_wdl (us, all positions)",
         f"  whole Tablebase.probe_wdl     {r['split_whole_wdl_us']:.3f}",
-        f"  bare cffi call (ints ready)   {r['split_cffi_call_wdl_us']:.3f}",
+        f"  bare board_wdl (ints ready)   {r['split_call_wdl_us']:.3f}",
         f"  -> Python-side conversion     {r['split_conversion_wdl_us']:.3f}",
         f"  C core alone (bench_core)     {r['split_c_core_wdl_us']:.3f}",
-        f"  -> cffi call overhead         {r['split_cffi_overhead_wdl_us']:.3f}",
+        f"  -> call overhead              {r['split_call_overhead_wdl_us']:.3f}",
+        f"  (same C through cffi          {r['split_cffi_call_wdl_us']:.3f}"
+        f", overhead {r['split_cffi_overhead_wdl_us']:.3f})",
         "",
         "batch (probes/s)                 WDL            DTZ",
         f"  C loop (bench_core, alternated){r['batch_wdl_c_loop_probes_per_sec']:11,.0f}   "

@@ -6,10 +6,11 @@ one).  It has one small wrapper per C function and one table turning a
 status code into an exception (:func:`error`).  Everything above it
 (:mod:`pyfathom._tablebase`) works with Python ints, bytes and numpy arrays.
 
-The two per-position probes are exported raw in their lean form
-(:data:`probe_wdl_lean`, :data:`probe_dtz_lean`: no kings, no detail, a
-small int back), so that a probe is exactly one foreign call with as few
-arguments to convert as the position allows.  On failure,
+The per-board probes of :class:`~pyfathom.Tablebase` do not go through cffi:
+:data:`board_wdl` and :data:`board_dtz` are the lean probes of the core (no
+kings, no detail, a small int back) behind a METH_FASTCALL function written
+against the CPython API (``pyfathom/_c/board_calls.c``, which says why), and
+take the instance as a capsule from :func:`pin`.  On failure,
 :func:`probe_detail` repeats the probe through the full form
 (:data:`probe_wdl_raw`, :data:`probe_dtz_raw`) with a ``fathom_detail`` to
 learn which table or file the error is about.
@@ -59,13 +60,27 @@ LEAN_FAILED: int = lib.FATHOM_LEAN_FAILED
 LEAN_FAILURE_BOUND: int = LEAN_FAILED + 256
 """A lean result below this is LEAN_FAILED + status; above, an answer."""
 
-probe_wdl_lean: ProbeFn = lib.fathom_probe_wdl_lean
-"""``fathom_probe_wdl_lean(tb, white, black, queens, rooks, bishops, knights,
-pawns, ep, turn)`` -> wdl + 2, or LEAN_FAILED + status."""
+if not lib.pyfathom_board_calls_install():  # pragma: no cover
+    raise ImportError("pyfathom: the per-board probes could not be added to pyfathom._fathom")
+from pyfathom import _fathom  # noqa: E402 (after the install above)
 
-probe_dtz_lean: ProbeFn = lib.fathom_probe_dtz_lean
-"""``fathom_probe_dtz_lean``, same arguments -> dtz * 2 + precise, or
-LEAN_FAILED + status."""
+Pinned = Any
+"""A capsule carrying a ``fathom_tb *`` (and a reference to its owning cdata)
+into :data:`board_wdl` / :data:`board_dtz`; ``None`` stands for a closed
+tablebase."""
+
+board_wdl: ProbeFn = getattr(_fathom, "board_wdl")
+"""``board_wdl(pinned, white, black, queens, rooks, bishops, knights, pawns,
+ep_square, turn)`` -> wdl + 2, or LEAN_FAILED + status (``fathom_probe_wdl_lean``;
+``ep_square`` may be None; FATHOM_ERR_ARGUMENT for ``pinned`` None)."""
+
+board_dtz: ProbeFn = getattr(_fathom, "board_dtz")
+"""``board_dtz``, same arguments -> dtz * 2 + precise, or LEAN_FAILED + status
+(``fathom_probe_dtz_lean``)."""
+
+probe_wdl_lean: ProbeFn = lib.fathom_probe_wdl_lean
+"""``fathom_probe_wdl_lean`` through cffi (the benchmarks compare it with
+:data:`board_wdl`)."""
 
 probe_wdl_raw: ProbeFn = lib.fathom_probe_wdl
 """``fathom_probe_wdl(tb, white, black, kings, queens, rooks, bishops,
@@ -147,14 +162,23 @@ def open_handle() -> Handle:
     """``fathom_open``: a new empty instance.
 
     ``fathom_close`` runs when the last reference to the returned cdata is
-    dropped.  A probe passes the cdata into its foreign call, which keeps
-    it alive while the GIL is released, so a concurrent ``close()`` (which
-    only drops the owner's reference) can never free an instance that a
-    probe is still reading.
+    dropped.  A cffi call holds the cdata (a per-board probe holds the
+    capsule from :func:`pin`, which holds the cdata) for its whole length,
+    also while the GIL is released, so a concurrent ``close()`` (which only
+    drops the owner's references) can never free an instance that a probe
+    is still reading.
     """
     out = ffi.new("fathom_tb **")
     check(lib.fathom_open(out), "opening a tablebase")
     return ffi.gc(out[0], lib.fathom_close)
+
+
+def pin(handle: Handle) -> Pinned:
+    """The capsule :data:`board_wdl` and :data:`board_dtz` take for the
+    instance ``handle``.  It holds a reference to ``handle``, so a probe in
+    progress keeps the instance alive as the cdata passed to a cffi call
+    does."""
+    return getattr(_fathom, "pin")(handle, int(ffi.cast("uintptr_t", handle)))
 
 
 def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:

@@ -22,8 +22,8 @@ StrPath = Union[str, "os.PathLike[str]"]
 _T = TypeVar("_T")
 
 _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
-_wdl_lean = _ll.probe_wdl_lean
-_dtz_lean = _ll.probe_dtz_lean
+_board_wdl = _ll.board_wdl
+_board_dtz = _ll.board_dtz
 _CLOSED = _ll.NULL
 _Board = chess.Board
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
@@ -62,7 +62,9 @@ class Tablebase:
     **Thread safety:** every probe method may be called from any number of
     threads at once, also with one shared board object (boards are only
     read).  :meth:`add_directory` and :meth:`close` must not overlap with
-    probes.
+    probes.  The per-board probes (:meth:`probe_wdl`, :meth:`probe_dtz`,
+    :meth:`probe`) keep the GIL for their half microsecond of C; the batch
+    probes release it, and spread their rows over threads themselves.
 
     >>> tb = pyfathom.Tablebase()
     >>> tb.add_directory(TABLES)
@@ -72,15 +74,21 @@ class Tablebase:
     >>> tb.close()
     """
 
-    __slots__ = ("_h", "__weakref__")
+    __slots__ = ("_h", "_pinned", "__weakref__")
 
     _h: _ll.Handle
-    """The C instance; a NULL pointer once closed, so that a probe needs no
-    test of its own: the core answers FATHOM_ERR_ARGUMENT for it, and the
-    error path (:meth:`_fail`) raises :class:`ClosedTablebaseError`."""
+    """The C instance (for the cffi calls); a NULL pointer once closed."""
+
+    _pinned: _ll.Pinned
+    """The same instance for the per-board probes (see
+    :func:`pyfathom._lowlevel.pin`); None once closed.  Neither needs a test
+    of its own on the hot path: the probes answer FATHOM_ERR_ARGUMENT for
+    them, and the error path (:meth:`_fail`) raises
+    :class:`ClosedTablebaseError`."""
 
     def __init__(self) -> None:
         self._h = _ll.open_handle()
+        self._pinned = _ll.pin(self._h)
 
     # ---- lifetime ----------------------------------------------------------
 
@@ -136,6 +144,7 @@ class Tablebase:
         such reference goes (at once when no probe is running; under
         CPython's reference counting this is deterministic).
         """
+        self._pinned = None
         self._h = _CLOSED
 
     def __enter__(self) -> Tablebase:
@@ -217,9 +226,9 @@ class Tablebase:
         if board.castling_rights or type(board) is not _Board:
             self._check_supported(board)
         occ = board.occupied_co
-        r = _wdl_lean(self._h, occ[1], occ[0], board.queens, board.rooks,
-                      board.bishops, board.knights, board.pawns,
-                      board.ep_square or 0, board.turn)
+        r = _board_wdl(self._pinned, occ[1], occ[0], board.queens, board.rooks,
+                       board.bishops, board.knights, board.pawns,
+                       board.ep_square, board.turn)
         if r < _FAILED_BELOW:
             self._fail(_ll.probe_wdl_raw, board, r - _ll.LEAN_FAILED)
         return _WDLS[r]
@@ -255,9 +264,9 @@ class Tablebase:
         if board.castling_rights or type(board) is not _Board:
             self._check_supported(board)
         occ = board.occupied_co
-        r = _dtz_lean(self._h, occ[1], occ[0], board.queens, board.rooks,
-                      board.bishops, board.knights, board.pawns,
-                      board.ep_square or 0, board.turn)
+        r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
+                       board.bishops, board.knights, board.pawns,
+                       board.ep_square, board.turn)
         if r < _FAILED_BELOW:
             self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
         return r >> 1
@@ -278,9 +287,9 @@ class Tablebase:
         if board.castling_rights or type(board) is not _Board:
             self._check_supported(board)
         occ = board.occupied_co
-        r = _dtz_lean(self._h, occ[1], occ[0], board.queens, board.rooks,
-                      board.bishops, board.knights, board.pawns,
-                      board.ep_square or 0, board.turn)
+        r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
+                       board.bishops, board.knights, board.pawns,
+                       board.ep_square, board.turn)
         if r < _FAILED_BELOW:
             self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
         dtz = r >> 1

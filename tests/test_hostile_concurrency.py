@@ -304,6 +304,7 @@ def asan_package(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, st
     (dest / "pyfathom").mkdir()
     for p in (ROOT / "pyfathom").glob("*.py"):
         shutil.copy(p, dest / "pyfathom")
+    shutil.copytree(ROOT / "pyfathom" / "_c", dest / "pyfathom" / "_c")
     proc = subprocess.run([sys.executable, "build_ffi.py"], cwd=dest, capture_output=True,
                           text=True, env={**os.environ, "PYFATHOM_SANITIZE": "1"})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

@@ -87,7 +87,8 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir):
         names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
     for required in ("build_ffi.py", "setup.py", "pyproject.toml", "README.md",
                      "src/fathom/fathom.h", "src/fathom/fen.c", "src/fathom/fen.h",
-                     "pyfathom/__init__.py", "pyfathom/cli.py", "pyfathom/py.typed"):
+                     "pyfathom/__init__.py", "pyfathom/cli.py", "pyfathom/py.typed",
+                     "pyfathom/_c/board_calls.c"):
         assert required in names, f"{required} missing from the sdist"
     assert not [n for n in names if n.endswith((".so", ".rtbw", ".rtbz", ".pyc"))]
 

@@ -1,0 +1,198 @@
+/*
+ * The per-board hot path of pyfathom: Tablebase.probe_wdl, probe_dtz and
+ * probe call the functions defined here, not the cffi wrappers of
+ * fathom_probe_wdl_lean / fathom_probe_dtz_lean.
+ *
+ * Why a few lines of CPython API next to cffi: a cffi call to the lean
+ * probe costs about 2,200 instructions before the C core runs, a third of a
+ * whole probe_wdl(board) (callgrind, CPython 3.11, cffi 2.1):
+ *
+ *   - each uint64_t argument goes through PyLong_AsUnsignedLongLong, whose
+ *     values above 2**30 (every occupied bitboard with a piece past the
+ *     fourth rank) are converted byte by byte by _PyLong_AsByteArray:
+ *     ~1,260 for the seven bitboards;
+ *   - the arguments are packed into a tuple and unpacked (METH_VARARGS),
+ *     and the instance pointer's cdata type is checked: ~700;
+ *   - the GIL is released and retaken around the call: ~400.
+ *
+ * Here the call is METH_FASTCALL (no tuple), each bitboard is read with
+ * PyLong_AsUnsignedLongLongMask (a loop over the int's 30-bit digits), and
+ * the GIL stays held for the half microsecond of C (per-board probes gain
+ * nothing from releasing it: the Python around them holds it anyway; the
+ * batch calls, which run for milliseconds, do release it).  Measured: a
+ * probe_wdl(board) 1.6 -> 0.9 us on the benchmark's boards.
+ *
+ * Everything else (batch, root, the Fathom facade, table registration)
+ * stays on cffi; build_ffi.py compiles this file into the same module and
+ * declares pyfathom_board_calls_install(), which pyfathom._lowlevel calls
+ * once at import.
+ *
+ * Only the stable ABI of Python 3.10 is used (METH_FASTCALL joined it in
+ * 3.10, pyfathom's oldest Python), so the module stays abi3.  A free-
+ * threaded CPython has no stable ABI before 3.15: there the full API is
+ * used, and the code is the same.
+ */
+
+#include <pyconfig.h>
+#if !defined(Py_GIL_DISABLED) && !defined(Py_LIMITED_API)
+#define Py_LIMITED_API 0x030a0000
+#endif
+#include <Python.h>
+
+#include <stdint.h>
+
+#include "fathom.h"
+
+/* The name of the capsules that carry a fathom_tb pointer into the calls
+ * below: a probe accepts no other object as its instance. */
+static const char instance_capsule[] = "pyfathom.fathom_tb";
+
+typedef int32_t (*lean_probe)(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks,
+                              uint64_t bishops, uint64_t knights,
+                              uint64_t pawns, unsigned ep, int turn);
+
+/* The capsule holds a reference to the cffi cdata that owns the instance
+ * (ffi.gc calls fathom_close when its last reference goes): a probe in
+ * progress keeps the capsule, so the instance, alive through a concurrent
+ * Tablebase.close(). */
+static void release_owner(PyObject *capsule)
+{
+    Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
+}
+
+/* pin(owner, address) -> capsule: wraps the instance at `address` (the
+ * value of the cdata `owner`, as an int) for the probes below. */
+static PyObject *pin(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "pin() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    void *tb = PyLong_AsVoidPtr(args[1]);
+    if (tb == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "pin(): NULL instance");
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(tb, instance_capsule, release_owner);
+    if (capsule == NULL)
+        return NULL;
+    Py_INCREF(args[0]);
+    if (PyCapsule_SetContext(capsule, args[0]) != 0) {
+        Py_DECREF(args[0]);
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    return capsule;
+}
+
+/* A bitboard attribute of a board: any int, read modulo 2**64 (python-chess
+ * keeps them in 0 .. 2**64 - 1; whatever else a board holds, the core
+ * validates the position it makes). */
+static int read_bitboard(PyObject *value, uint64_t *out)
+{
+    unsigned long long bits = PyLong_AsUnsignedLongLongMask(value);
+    if (bits == (unsigned long long)-1 && PyErr_Occurred())
+        return 0;
+    *out = (uint64_t)bits;
+    return 1;
+}
+
+/* probe(instance, white, black, queens, rooks, bishops, knights, pawns,
+ *       ep_square, turn) -> the lean result (see fathom.h).
+ * instance: a capsule from pin(), or None for a closed tablebase (answered
+ * FATHOM_ERR_ARGUMENT, as the core answers a NULL instance);
+ * ep_square: None or a square; turn: anything with a truth value. */
+static PyObject *call_lean(lean_probe probe, const char *name,
+                           PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 10 arguments (%zd given)", name, nargs);
+        return NULL;
+    }
+    fathom_tb *tb = NULL;
+    if (args[0] != Py_None) {
+        tb = (fathom_tb *)PyCapsule_GetPointer(args[0], instance_capsule);
+        if (tb == NULL)
+            return NULL;
+    }
+    uint64_t bitboards[7];
+    for (int i = 0; i < 7; i++)
+        if (!read_bitboard(args[1 + i], &bitboards[i]))
+            return NULL;
+    long ep = 0;
+    if (args[8] != Py_None) {
+        int overflow = 0;
+        ep = PyLong_AsLongAndOverflow(args[8], &overflow);
+        if (ep == -1 && !overflow && PyErr_Occurred())
+            return NULL;
+        if (overflow || ep < 0 || ep > 63)
+            ep = 64; /* no square: the core rejects the position */
+    }
+    int turn;
+    if (args[9] == Py_True)
+        turn = 1;
+    else if (args[9] == Py_False)
+        turn = 0;
+    else if ((turn = PyObject_IsTrue(args[9])) < 0)
+        return NULL;
+    int32_t result = tb == NULL
+        ? FATHOM_LEAN_FAILED + FATHOM_ERR_ARGUMENT
+        : probe(tb, bitboards[0], bitboards[1], bitboards[2], bitboards[3],
+                bitboards[4], bitboards[5], bitboards[6], (unsigned)ep, turn);
+    return PyLong_FromLong(result);
+}
+
+static PyObject *board_wdl(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    return call_lean(fathom_probe_wdl_lean, "board_wdl", args, nargs);
+}
+
+static PyObject *board_dtz(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    return call_lean(fathom_probe_dtz_lean, "board_dtz", args, nargs);
+}
+
+/* The casts through void (*)(void) are the documented way to store a
+ * METH_FASTCALL function in a PyMethodDef (without -Wcast-function-type). */
+static PyMethodDef board_calls[] = {
+    {"pin", (PyCFunction)(void (*)(void))pin, METH_FASTCALL,
+     "pin(owner, address): the capsule the board probes take as instance."},
+    {"board_wdl", (PyCFunction)(void (*)(void))board_wdl, METH_FASTCALL,
+     "fathom_probe_wdl_lean over Python ints: (instance, white, black, queens, "
+     "rooks, bishops, knights, pawns, ep_square, turn) -> wdl + 2 or "
+     "FATHOM_LEAN_FAILED + status."},
+    {"board_dtz", (PyCFunction)(void (*)(void))board_dtz, METH_FASTCALL,
+     "fathom_probe_dtz_lean over Python ints, arguments as board_wdl -> "
+     "dtz * 2 + precise or FATHOM_LEAN_FAILED + status."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* Adds pin, board_wdl and board_dtz to the module pyfathom._fathom (this
+ * file is compiled into it).  Called through cffi, which has released the
+ * GIL: it takes it back for the duration.  Returns 1 on success, 0 if the
+ * module could not be found or extended (pyfathom._lowlevel then fails its
+ * import). */
+int pyfathom_board_calls_install(void)
+{
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int ok = 0;
+    PyObject *module = PyImport_ImportModule("pyfathom._fathom");
+    if (module != NULL) {
+        ok = 1;
+        for (PyMethodDef *def = board_calls; ok && def->ml_name != NULL; def++) {
+            PyObject *function = PyCFunction_New(def, NULL);
+            ok = function != NULL && PyModule_AddObjectRef(module, def->ml_name, function) == 0;
+            Py_XDECREF(function);
+        }
+        Py_DECREF(module);
+    }
+    if (!ok)
+        PyErr_Clear();
+    PyGILState_Release(gil);
+    return ok;
+}

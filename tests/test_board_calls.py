@@ -1,0 +1,198 @@
+"""The per-board probes written against the CPython API
+(``pyfathom/_c/board_calls.c``: ``board_wdl``, ``board_dtz``, ``pin``).
+
+The answers themselves are checked against python-chess through
+``Tablebase.probe_wdl`` / ``probe_dtz`` / ``probe`` (test_oracle_*), which
+call these.  Here: the same results as the cffi wrappers of the lean probes
+on every kind of row (answers and each failure code), and the argument
+handling that a cffi call used to do for us (types, None, out-of-range
+values, the instance capsule and its lifetime).
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import weakref
+from pathlib import Path
+from typing import Any
+
+import chess
+import pytest
+
+import positions as P
+
+import pyfathom
+from pyfathom import _lowlevel as ll
+
+KQK = chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")
+
+
+def _args(board: chess.Board) -> tuple[Any, ...]:
+    """The nine board arguments, as Tablebase passes them (ep may be None)."""
+    occ = board.occupied_co
+    return (occ[chess.WHITE], occ[chess.BLACK], board.queens, board.rooks,
+            board.bishops, board.knights, board.pawns, board.ep_square, board.turn)
+
+
+def _rows(seed: int) -> list[tuple[Any, ...]]:
+    """Board arguments of answered and failing probes: random positions of
+    every table (some with en passant), five-piece boards, and rows made
+    invalid by moving, adding or removing bits."""
+    rng = random.Random(seed)
+    rows = []
+    for key in P.ALL_TABLES:
+        for board in P.table_sample(key, 12, seed=seed, ep_share=0.25, push_share=0.25):
+            rows.append(_args(board))
+    for _ in range(40):
+        board = P.random_position(rng, rng.choice(P.TABLES_4))
+        board.set_piece_at(rng.choice([s for s in chess.SQUARES if not board.piece_at(s)]),
+                           chess.Piece(chess.KNIGHT, rng.random() < 0.5))
+        rows.append(_args(board))  # five pieces
+    for _ in range(200):
+        args = list(rng.choice(rows))
+        i = rng.randrange(7)
+        args[i] ^= 1 << rng.randrange(64)
+        rows.append(tuple(args))  # a bit too many or too few somewhere
+    return rows
+
+
+@pytest.mark.parametrize("kind", ["wdl", "dtz"])
+def test_same_results_as_the_cffi_lean_probes(tablebase: Any, kind: str) -> None:
+    """Every row, answered or not, gives the same int as the cffi wrapper of
+    fathom_probe_{wdl,dtz}_lean (the same C function): the arguments arrive
+    in the right order, with the right values, whatever the row holds."""
+    board_call = getattr(ll, f"board_{kind}")
+    cffi_call = getattr(ll.lib, f"fathom_probe_{kind}_lean")
+    pinned = tablebase._pinned
+    handle = tablebase._h
+    rows = _rows(seed=7)
+    outcomes: dict[str, int] = {}
+    bad = []
+    for row in rows:
+        *bitboards, ep, turn = row
+        expected = cffi_call(handle, *bitboards, ep or 0, turn)
+        got = board_call(pinned, *row)
+        if got != expected:
+            bad.append(f"{row}: board_{kind} {got}, cffi {expected}")
+        status = 0 if expected >= ll.LEAN_FAILURE_BOUND else expected - ll.LEAN_FAILED
+        outcomes[ll.strerror(status)] = outcomes.get(ll.strerror(status), 0) + 1
+    assert not bad, P.mismatch_report(f"board_{kind} vs cffi", len(rows), bad)
+    # The rows did reach the failure paths, not only answers.
+    failures = {ll.strerror(s) for s in (ll.ERR_TOO_MANY_PIECES, ll.ERR_INVALID_POSITION)}
+    assert failures <= outcomes.keys(), outcomes
+    assert outcomes[ll.strerror(ll.OK)] > len(P.ALL_TABLES) * 10, outcomes
+
+
+def test_ep_and_turn_are_read_as_python_chess_writes_them(tablebase: Any) -> None:
+    """ep_square None and 0 both mean none (a1 is never an en-passant
+    square); a square that is no square (negative, 64 or past any C long)
+    makes the position invalid instead of raising; turn is read for its
+    truth value, as a bool or anything else."""
+    pinned = tablebase._pinned
+    bitboards = _args(KQK)[:7]
+    answer = ll.board_wdl(pinned, *bitboards, None, True)
+    assert answer == pyfathom.WDL.WIN + 2
+    assert ll.board_wdl(pinned, *bitboards, 0, True) == answer
+    assert ll.board_wdl(pinned, *bitboards, None, 1) == answer
+    assert ll.board_wdl(pinned, *bitboards, None, False) == ll.board_wdl(pinned, *bitboards, None, 0)
+    invalid = ll.LEAN_FAILED + ll.ERR_INVALID_POSITION
+    for ep in (-1, 64, 2**31, 2**70, -(2**70)):
+        assert ll.board_wdl(pinned, *bitboards, ep, True) == invalid, ep
+        assert ll.board_dtz(pinned, *bitboards, ep, True) == invalid, ep
+
+
+def test_bitboards_are_read_modulo_2_64(tablebase: Any) -> None:
+    """A bitboard is any int, read as its low 64 bits (python-chess keeps
+    them in 0 .. 2**64 - 1); the core validates what that makes."""
+    pinned = tablebase._pinned
+    white, black, queens, *rest = _args(KQK)
+    answer = ll.board_wdl(pinned, white, black, queens, *rest)
+    assert ll.board_wdl(pinned, white + 2**64, black, queens + 2**65, *rest) == answer
+    # -1 is every square: 64 pieces.
+    assert (ll.board_wdl(pinned, -1, black, queens, *rest)
+            == ll.LEAN_FAILED + ll.ERR_TOO_MANY_PIECES)
+
+
+@pytest.mark.parametrize("bad", [1.5, "1", None, b"\x01", [1]])
+def test_a_bitboard_that_is_no_int_is_a_type_error(tablebase: Any, bad: object) -> None:
+    args = list(_args(KQK))
+    for i in range(7):
+        row = args.copy()
+        row[i] = bad
+        with pytest.raises(TypeError):
+            ll.board_wdl(tablebase._pinned, *row)
+    row = args.copy()
+    row[7] = bad
+    if bad is not None:  # None is "no en-passant square"
+        with pytest.raises(TypeError):
+            ll.board_dtz(tablebase._pinned, *row)
+
+
+def test_the_argument_count_is_checked(tablebase: Any) -> None:
+    args = _args(KQK)
+    for call, name in ((ll.board_wdl, "board_wdl"), (ll.board_dtz, "board_dtz")):
+        with pytest.raises(TypeError, match=rf"{name}\(\) takes 10 arguments \(9 given\)"):
+            call(tablebase._pinned, *args[:-1])
+        with pytest.raises(TypeError, match=r"takes 10 arguments \(11 given\)"):
+            call(tablebase._pinned, *args, 0)
+    with pytest.raises(TypeError, match=r"pin\(\) takes 2 arguments"):
+        ll._fathom.pin(tablebase._h)
+
+
+def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
+    """The instance argument is not an address: only a capsule made by pin()
+    gets through (a capsule of another name, an int, the cffi cdata are
+    refused before any C runs); None is a closed tablebase."""
+    args = _args(KQK)
+    for wrong in (int(ll.ffi.cast("uintptr_t", tablebase._h)), tablebase._h, "tb",
+                  _foreign_capsule()):
+        with pytest.raises((TypeError, ValueError)):
+            ll.board_wdl(wrong, *args)
+    assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + ll.ERR_ARGUMENT
+    assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + ll.ERR_ARGUMENT
+    with pytest.raises(ValueError, match="NULL instance"):
+        ll._fathom.pin(tablebase._h, 0)
+
+
+def _foreign_capsule() -> object:
+    """A capsule of someone else's (the datetime C API's)."""
+    import datetime  # noqa: F401 (its capsule is created on import)
+
+    return __import__("_datetime").datetime_CAPI
+
+
+def test_a_pinned_instance_outlives_close(syzygy_dir: Path) -> None:
+    """A probe that has read ``_pinned`` before a concurrent close() still
+    probes a live instance: the capsule holds the cdata that owns it.  Made
+    deterministic here by keeping the capsule across close(); the instance
+    is freed once the capsule goes (the sanitized run checks the accesses)."""
+    tb = pyfathom.open_tablebase(syzygy_dir)
+    expected = tb.probe_wdl(KQK)
+    pinned = tb._pinned
+    owner = weakref.ref(tb._h)
+    tb.close()
+    assert tb._pinned is None
+    gc.collect()
+    assert owner() is not None, "the capsule must keep the instance's cdata alive"
+    assert ll.board_wdl(pinned, *_args(KQK)) == int(expected) + 2
+    with pytest.raises(pyfathom.ClosedTablebaseError):
+        tb.probe_wdl(KQK)
+    del pinned
+    gc.collect()
+    assert owner() is None, "the instance must be freed with its last capsule"
+
+
+def test_pin_holds_exactly_one_reference(syzygy_dir: Path) -> None:
+    tb = pyfathom.open_tablebase(syzygy_dir)
+    handle = tb._h
+    before = sys.getrefcount(handle)
+    pinned = ll.pin(handle)
+    assert sys.getrefcount(handle) == before + 1
+    for _ in range(1000):
+        ll.board_wdl(pinned, *_args(KQK))
+    assert sys.getrefcount(handle) == before + 1
+    del pinned
+    assert sys.getrefcount(handle) == before
+    tb.close()
