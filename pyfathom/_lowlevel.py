@@ -6,7 +6,8 @@ one).  It has one small wrapper per C function and one table turning a
 status code into an exception (:func:`error`).  Everything above it
 (:mod:`pyfathom._tablebase`) works with Python ints, bytes and numpy arrays.
 
-The per-board probes of :class:`~pyfathom.Tablebase` do not go through cffi:
+The per-board probes of :class:`~pyfathom.Tablebase` (and Fathom's
+``tb_probe_wdl``, :data:`fathom_tb_probe_wdl`) do not go through cffi:
 :data:`board_wdl` and :data:`board_dtz` are the lean probes of the core (no
 kings, no detail, a small int back) behind a METH_FASTCALL function written
 against the CPython API (``pyfathom/_c/board_calls.c``, which says why), and
@@ -77,6 +78,10 @@ ep_square, turn)`` -> wdl + 2, or LEAN_FAILED + status (``fathom_probe_wdl_lean`
 board_dtz: ProbeFn = getattr(_fathom, "board_dtz")
 """``board_dtz``, same arguments -> dtz * 2 + precise, or LEAN_FAILED + status
 (``fathom_probe_dtz_lean``)."""
+
+fathom_tb_probe_wdl: ProbeFn = getattr(_fathom, "tb_probe_wdl")
+"""Fathom's ``tb_probe_wdl`` on the default instance of ``tbprobe.h``, the
+same way (:data:`pyfathom.fathom.tb_probe_wdl`)."""
 
 probe_wdl_lean: ProbeFn = lib.fathom_probe_wdl_lean
 """``fathom_probe_wdl_lean`` through cffi (the benchmarks compare it with

@@ -35,6 +35,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Union
 
+from pyfathom import _lowlevel
 from pyfathom._fathom import ffi, lib
 
 __all__ = [
@@ -215,15 +216,19 @@ def __getattr__(name: str) -> int:
 
 
 tb_probe_wdl: Callable[[int, int, int, int, int, int, int, int, int, int, int, bool], int] = \
-    lib.tb_probe_wdl
+    _lowlevel.fathom_tb_probe_wdl
 """``tb_probe_wdl(white, black, kings, queens, rooks, bishops, knights, pawns,
 rule50, castling, ep, turn) -> int``: WDL of a position, 0..4
 (:data:`TB_LOSS` .. :data:`TB_WIN`), or :data:`TB_RESULT_FAILED`.
 
 As Fathom: fails unless ``rule50 == 0`` and ``castling == 0`` (Syzygy
 tables hold neither), and when a table is missing or the position has more
-than ``TB_LARGEST`` pieces.  Thread safe.  The compiled function itself, with
-no Python frame around it: engines call it at every node."""
+than ``TB_LARGEST`` pieces.  Thread safe.  Engines call it at every node, so
+it is a compiled function with no Python frame around it, and not a cffi
+call: bitboards are read as any int modulo 2**64, ``ep`` may also be None,
+``turn`` is read for its truth value, and a ``rule50``, ``castling`` or
+``ep`` that is negative or too large fails the probe rather than raising
+(see ``pyfathom/_c/board_calls.c``)."""
 
 
 def tb_probe_root(white: int, black: int, kings: int, queens: int, rooks: int,

@@ -196,3 +196,47 @@ def test_pin_holds_exactly_one_reference(syzygy_dir: Path) -> None:
     del pinned
     assert sys.getrefcount(handle) == before
     tb.close()
+
+
+def test_fathom_tb_probe_wdl_is_the_cffi_call_without_cffi(syzygy_dir: Path) -> None:
+    """pyfathom.fathom.tb_probe_wdl (this module's adapter) returns what
+    Fathom's tb_probe_wdl returns through cffi on every row, with and without
+    a 50-move clock or castling rights (both fail, as in Fathom); arguments
+    cffi would refuse (negative or past 32 bits) fail the probe instead."""
+    from pyfathom import fathom
+
+    assert fathom.tb_probe_wdl is ll.fathom_tb_probe_wdl
+    assert fathom.tb_init(str(syzygy_dir))
+    try:
+        bad = []
+        answered = 0
+        rows = _rows(seed=11)
+        for row in rows:
+            white, black, queens, rooks, bishops, knights, pawns, ep, turn = row
+            kings = (white | black) & ~(queens | rooks | bishops | knights | pawns)
+            bitboards = (white, black, kings, queens, rooks, bishops, knights, pawns)
+            for rule50, castling in ((0, 0), (1, 0), (0, fathom.TB_CASTLING_K)):
+                expected = ll.lib.tb_probe_wdl(*bitboards, rule50, castling, ep or 0, turn)
+                got = fathom.tb_probe_wdl(*bitboards, rule50, castling, ep or 0, turn)
+                if got != expected:
+                    bad.append(f"{row} rule50={rule50} castling={castling}: {got}, cffi {expected}")
+                answered += expected != fathom.TB_RESULT_FAILED
+        assert not bad, P.mismatch_report("tb_probe_wdl vs cffi", 3 * len(rows), bad)
+        assert answered > len(P.ALL_TABLES) * 10
+
+        bitboards = (KQK.occupied_co[chess.WHITE], KQK.occupied_co[chess.BLACK], KQK.kings,
+                     KQK.queens, KQK.rooks, KQK.bishops, KQK.knights, KQK.pawns)
+        assert fathom.tb_probe_wdl(*bitboards, 0, 0, 0, True) == fathom.TB_WIN
+        assert fathom.tb_probe_wdl(*bitboards, 0, 0, None, True) == fathom.TB_WIN
+        for i, value in ((8, -1), (9, -1), (10, -1), (8, 2**40), (10, 2**80)):
+            args: list[Any] = [*bitboards, 0, 0, 0, True]
+            args[i] = value
+            assert fathom.tb_probe_wdl(*args) == fathom.TB_RESULT_FAILED, (i, value)
+        with pytest.raises(TypeError, match=r"tb_probe_wdl\(\) takes 12 arguments \(11 given\)"):
+            fathom.tb_probe_wdl(*bitboards, 0, 0, 0)
+        with pytest.raises(TypeError):
+            fathom.tb_probe_wdl(*bitboards[:-1], 1.0, 0, 0, 0, True)
+    finally:
+        fathom.tb_free()
+    # Without tables (after tb_free) every probe fails, as in Fathom.
+    assert fathom.tb_probe_wdl(*bitboards, 0, 0, 0, True) == fathom.TB_RESULT_FAILED

@@ -1,10 +1,12 @@
 /*
- * The per-board hot path of pyfathom: Tablebase.probe_wdl, probe_dtz and
- * probe call the functions defined here, not the cffi wrappers of
- * fathom_probe_wdl_lean / fathom_probe_dtz_lean.
+ * The per-position hot paths of pyfathom, written against the CPython API:
+ * Tablebase.probe_wdl, probe_dtz and probe call board_wdl / board_dtz (the
+ * core's fathom_probe_{wdl,dtz}_lean), and pyfathom.fathom.tb_probe_wdl is
+ * the function of the same name here (Fathom's call, on the default
+ * instance of tbprobe.h), instead of their cffi wrappers.
  *
  * Why a few lines of CPython API next to cffi: a cffi call to the lean
- * probe costs about 2,200 instructions before the C core runs, a third of a
+ * probe costs about 2,300 instructions before the C core runs, a third of a
  * whole probe_wdl(board) (callgrind, CPython 3.11, cffi 2.1):
  *
  *   - each uint64_t argument goes through PyLong_AsUnsignedLongLong, whose
@@ -17,15 +19,15 @@
  *
  * Here the call is METH_FASTCALL (no tuple), each bitboard is read with
  * PyLong_AsUnsignedLongLongMask (a loop over the int's 30-bit digits), and
- * the GIL stays held for the half microsecond of C (per-board probes gain
- * nothing from releasing it: the Python around them holds it anyway; the
- * batch calls, which run for milliseconds, do release it).  Measured: a
- * probe_wdl(board) 1.6 -> 0.9 us on the benchmark's boards.
+ * the GIL stays held for the half microsecond of C (releasing it would cost
+ * more than another thread could do meanwhile; the batch calls, which run
+ * for milliseconds, do release it).  Measured: a probe_wdl(board) 6,700 ->
+ * 4,360 instructions, 1.6 -> 0.9 us on the benchmark's boards.
  *
- * Everything else (batch, root, the Fathom facade, table registration)
- * stays on cffi; build_ffi.py compiles this file into the same module and
- * declares pyfathom_board_calls_install(), which pyfathom._lowlevel calls
- * once at import.
+ * Everything else (batch, root, table registration, the rest of the Fathom
+ * facade) stays on cffi; build_ffi.py compiles this file into the same
+ * module and declares pyfathom_board_calls_install(), which
+ * pyfathom._lowlevel calls once at import.
  *
  * Only the stable ABI of Python 3.10 is used (METH_FASTCALL joined it in
  * 3.10, pyfathom's oldest Python), so the module stays abi3.  A free-
@@ -42,6 +44,7 @@
 #include <stdint.h>
 
 #include "fathom.h"
+#include "tbprobe.h"
 
 /* The name of the capsules that carry a fathom_tb pointer into the calls
  * below: a probe accepts no other object as its instance. */
@@ -100,6 +103,43 @@ static int read_bitboard(PyObject *value, uint64_t *out)
     return 1;
 }
 
+/* A count or a square (an en-passant square, a clock, castling rights):
+ * None is 0; a value outside 0 .. 0xffff (negative, or past any C long) is
+ * read as 0xffff, which no such argument may hold, so the probe fails
+ * instead of the call raising. */
+static int read_small(PyObject *value, unsigned *out)
+{
+    if (value == Py_None) {
+        *out = 0;
+        return 1;
+    }
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(value, &overflow);
+    if (v == -1 && !overflow && PyErr_Occurred())
+        return 0;
+    *out = overflow || v < 0 || v > 0xffff ? 0xffffu : (unsigned)v;
+    return 1;
+}
+
+/* The side to move: True is white, anything else by its truth value. */
+static int read_turn(PyObject *value, int *out)
+{
+    if (value == Py_True || value == Py_False) {
+        *out = value == Py_True;
+        return 1;
+    }
+    *out = PyObject_IsTrue(value);
+    return *out >= 0;
+}
+
+static int check_count(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
+{
+    if (nargs == expected)
+        return 1;
+    PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, expected, nargs);
+    return 0;
+}
+
 /* probe(instance, white, black, queens, rooks, bishops, knights, pawns,
  *       ep_square, turn) -> the lean result (see fathom.h).
  * instance: a capsule from pin(), or None for a closed tablebase (answered
@@ -108,10 +148,8 @@ static int read_bitboard(PyObject *value, uint64_t *out)
 static PyObject *call_lean(lean_probe probe, const char *name,
                            PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "%s() takes 10 arguments (%zd given)", name, nargs);
+    if (!check_count(name, nargs, 10))
         return NULL;
-    }
     fathom_tb *tb = NULL;
     if (args[0] != Py_None) {
         tb = (fathom_tb *)PyCapsule_GetPointer(args[0], instance_capsule);
@@ -122,26 +160,14 @@ static PyObject *call_lean(lean_probe probe, const char *name,
     for (int i = 0; i < 7; i++)
         if (!read_bitboard(args[1 + i], &bitboards[i]))
             return NULL;
-    long ep = 0;
-    if (args[8] != Py_None) {
-        int overflow = 0;
-        ep = PyLong_AsLongAndOverflow(args[8], &overflow);
-        if (ep == -1 && !overflow && PyErr_Occurred())
-            return NULL;
-        if (overflow || ep < 0 || ep > 63)
-            ep = 64; /* no square: the core rejects the position */
-    }
+    unsigned ep;
     int turn;
-    if (args[9] == Py_True)
-        turn = 1;
-    else if (args[9] == Py_False)
-        turn = 0;
-    else if ((turn = PyObject_IsTrue(args[9])) < 0)
+    if (!read_small(args[8], &ep) || !read_turn(args[9], &turn))
         return NULL;
     int32_t result = tb == NULL
         ? FATHOM_LEAN_FAILED + FATHOM_ERR_ARGUMENT
         : probe(tb, bitboards[0], bitboards[1], bitboards[2], bitboards[3],
-                bitboards[4], bitboards[5], bitboards[6], (unsigned)ep, turn);
+                bitboards[4], bitboards[5], bitboards[6], ep, turn);
     return PyLong_FromLong(result);
 }
 
@@ -157,6 +183,30 @@ static PyObject *board_dtz(PyObject *module, PyObject *const *args, Py_ssize_t n
     return call_lean(fathom_probe_dtz_lean, "board_dtz", args, nargs);
 }
 
+/* Fathom's tb_probe_wdl(white, black, kings, queens, rooks, bishops,
+ * knights, pawns, rule50, castling, ep, turn) over Python ints, on the
+ * default instance of tbprobe.h: pyfathom.fathom.tb_probe_wdl, the call a
+ * Python engine makes at every node of its search. */
+static PyObject *fathom_probe_wdl_call(PyObject *module, PyObject *const *args,
+                                       Py_ssize_t nargs)
+{
+    (void)module;
+    if (!check_count("tb_probe_wdl", nargs, 12))
+        return NULL;
+    uint64_t bitboards[8];
+    for (int i = 0; i < 8; i++)
+        if (!read_bitboard(args[i], &bitboards[i]))
+            return NULL;
+    unsigned rule50, castling, ep;
+    int turn;
+    if (!read_small(args[8], &rule50) || !read_small(args[9], &castling) ||
+        !read_small(args[10], &ep) || !read_turn(args[11], &turn))
+        return NULL;
+    return PyLong_FromUnsignedLong(tb_probe_wdl(
+        bitboards[0], bitboards[1], bitboards[2], bitboards[3], bitboards[4],
+        bitboards[5], bitboards[6], bitboards[7], rule50, castling, ep, turn != 0));
+}
+
 /* The casts through void (*)(void) are the documented way to store a
  * METH_FASTCALL function in a PyMethodDef (without -Wcast-function-type). */
 static PyMethodDef board_calls[] = {
@@ -169,10 +219,12 @@ static PyMethodDef board_calls[] = {
     {"board_dtz", (PyCFunction)(void (*)(void))board_dtz, METH_FASTCALL,
      "fathom_probe_dtz_lean over Python ints, arguments as board_wdl -> "
      "dtz * 2 + precise or FATHOM_LEAN_FAILED + status."},
+    {"tb_probe_wdl", (PyCFunction)(void (*)(void))fathom_probe_wdl_call, METH_FASTCALL,
+     "Fathom's tb_probe_wdl over Python ints (see pyfathom.fathom)."},
     {NULL, NULL, 0, NULL},
 };
 
-/* Adds pin, board_wdl and board_dtz to the module pyfathom._fathom (this
+/* Adds pin, board_wdl, board_dtz and tb_probe_wdl to the module pyfathom._fathom (this
  * file is compiled into it).  Called through cffi, which has released the
  * GIL: it takes it back for the duration.  Returns 1 on success, 0 if the
  * module could not be found or extended (pyfathom._lowlevel then fails its
