@@ -12,8 +12,12 @@ values, the instance capsule and its lifetime).
 from __future__ import annotations
 
 import gc
+import os
 import random
+import shlex
+import subprocess
 import sys
+import sysconfig
 import weakref
 from pathlib import Path
 from typing import Any
@@ -240,3 +244,15 @@ def test_fathom_tb_probe_wdl_is_the_cffi_call_without_cffi(syzygy_dir: Path) -> 
         fathom.tb_free()
     # Without tables (after tb_free) every probe fails, as in Fathom.
     assert fathom.tb_probe_wdl(*bitboards, 0, 0, 0, True) == fathom.TB_RESULT_FAILED
+
+
+def test_compiles_warning_free_with_the_core_flags(tmp_path: Path) -> None:
+    """The adapter is held to the core's standard: C99, -Wall -Wextra,
+    no warning (the module build itself does not stop on warnings)."""
+    root = Path(__file__).resolve().parent.parent
+    cc = shlex.split(os.environ.get("CC", "cc"))
+    cmd = [*cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-fPIC",
+           f"-I{sysconfig.get_paths()['include']}", f"-I{root / 'src' / 'fathom'}",
+           "-c", str(root / "pyfathom" / "_c" / "board_calls.c"), "-o", str(tmp_path / "bc.o")]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"

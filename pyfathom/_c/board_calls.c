@@ -35,6 +35,13 @@
  * used, and the code is the same.
  */
 
+/* As cffi does for the rest of the module: with MSVC, pyconfig.h picks the
+ * import library (python3.lib for the stable ABI) from Py_LIMITED_API, so
+ * that is defined first; elsewhere pyconfig.h first says whether this
+ * CPython is free-threaded. */
+#if defined(_MSC_VER) && !defined(Py_GIL_DISABLED) && !defined(Py_LIMITED_API)
+#define Py_LIMITED_API 0x030a0000
+#endif
 #include <pyconfig.h>
 #if !defined(Py_GIL_DISABLED) && !defined(Py_LIMITED_API)
 #define Py_LIMITED_API 0x030a0000
