@@ -174,25 +174,37 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
         # so on a shared machine they are taken in alternation: each round
         # runs the C loop once (a fresh bench_core, one run) and then the
         # bitboard calls, and the medians over the rounds are compared.
+        # The ratios are the medians of each round's own ratios (paired, as
+        # the per-board ones), and every other round runs the bitboard calls
+        # before the C loop instead of after it.
         samples: dict[str, list[float]] = {}
-        for _ in range(runs):
+
+        def c_loop_round() -> None:
             core_round = common.run_bench_core(tables, pos_file, 1, min_seconds)
             for kind in ("wdl", "dtz"):
                 samples.setdefault(f"c_{kind}", []).append(
                     core_round[f"{kind}_median_probes_per_sec"])
+
+        def bitboards_round() -> None:
+            for kind in ("wdl", "dtz"):
                 fn = getattr(tb, f"probe_{kind}_bitboards")
                 for threads in (1, 2):
                     t = _median_time(lambda: fn(*cols, threads=threads), 1, min_seconds)
                     samples.setdefault(f"{kind}_t{threads}", []).append(len(boards) / t)
+
+        for r in range(runs):
+            for step in ((c_loop_round, bitboards_round) if r % 2 == 0
+                         else (bitboards_round, c_loop_round)):
+                step()
         for kind in ("wdl", "dtz"):
-            c_loop = statistics.median(samples[f"c_{kind}"])
-            for threads in (1, 2):
-                res[f"batch_{kind}_t{threads}_probes_per_sec"] = statistics.median(
-                    samples[f"{kind}_t{threads}"])
-            res[f"batch_{kind}_c_loop_probes_per_sec"] = c_loop
-            res[f"batch_{kind}_t1_vs_c_loop"] = res[f"batch_{kind}_t1_probes_per_sec"] / c_loop
-            res[f"batch_{kind}_t2_vs_t1"] = (res[f"batch_{kind}_t2_probes_per_sec"]
-                                             / res[f"batch_{kind}_t1_probes_per_sec"])
+            c_loop, t1, t2 = (samples[f"c_{kind}"], samples[f"{kind}_t1"],
+                              samples[f"{kind}_t2"])
+            res[f"batch_{kind}_c_loop_probes_per_sec"] = statistics.median(c_loop)
+            res[f"batch_{kind}_t1_probes_per_sec"] = statistics.median(t1)
+            res[f"batch_{kind}_t2_probes_per_sec"] = statistics.median(t2)
+            res[f"batch_{kind}_t1_vs_c_loop"] = statistics.median(
+                a / c for a, c in zip(t1, c_loop))
+            res[f"batch_{kind}_t2_vs_t1"] = statistics.median(b / a for a, b in zip(t1, t2))
         t = _median_time(lambda: tb.probe_wdl_many(boards), runs, min_seconds)
         res["many_wdl_probes_per_sec"] = len(boards) / t
     finally:
