@@ -65,6 +65,21 @@ def test_bitboards_equal_per_board(threads: int | None, tablebase: Any,
     _assert_equal("dtz", dtz, per_board[1], mixed_boards)
 
 
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_row_counts_around_the_chunk_size(threads: int, tablebase: Any,
+                                          mixed_boards: list[chess.Board],
+                                          per_board: tuple[np.ndarray, np.ndarray]) -> None:
+    """Threads claim rows 64 at a time: every row is probed exactly once
+    whatever the count (1, a chunk minus one, a chunk, one more, more
+    threads than chunks, an odd tail)."""
+    for n in (1, 63, 64, 65, 129, 1000, 4097):
+        arrays = to_arrays(mixed_boards[:n])
+        out = tablebase.probe_wdl_bitboards(*_args(arrays), threads=threads)
+        _assert_equal(f"wdl, {n} rows, {threads} threads", out, per_board[0][:n], mixed_boards[:n])
+        out = tablebase.probe_dtz_bitboards(*_args(arrays), threads=threads)
+        _assert_equal(f"dtz, {n} rows, {threads} threads", out, per_board[1][:n], mixed_boards[:n])
+
+
 def test_many_equal_per_board(tablebase: Any, mixed_boards: list[chess.Board],
                               per_board: tuple[np.ndarray, np.ndarray]) -> None:
     wdl = tablebase.probe_wdl_many(iter(mixed_boards))  # any iterable

@@ -624,46 +624,82 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
 /* Batch                                                               */
 /* ------------------------------------------------------------------ */
 
-typedef struct batch_job {
+/* One batch call: the rows, the outputs, and the first row no thread has
+ * claimed yet.  Threads claim BATCH_CHUNK rows at a time until none are
+ * left, so a core slowed down by something else (another process, another
+ * tenant of the machine) does fewer rows instead of holding up the call,
+ * as a fixed split into equal shares would. */
+typedef struct batch_work {
     fathom_tb *tb;
-    size_t begin, end;
+    size_t n;
+    size_t next_row; /* claimed with an atomic add (claim_rows) */
     const uint64_t *bb[8];
     const uint8_t *ep, *turn;
     int8_t *wdl_out;
     int16_t *dtz_out;
     uint8_t *status_out; /* NULL: not wanted */
-} batch_job;
+} batch_work;
 
-static void run_batch(batch_job *job)
+/* 64 rows: about 40 us of WDL probes or 400 us of DTZ probes, so the atomic
+ * add is rare and a call ends at most a few hundred microseconds after its
+ * first thread runs out of rows. */
+#define BATCH_CHUNK 64
+
+/* Without GCC/Clang atomics, batches run on one thread (see batch()). */
+#if defined(__GNUC__) || defined(__clang__)
+#define BATCH_CAN_SHARE 1
+#else
+#define BATCH_CAN_SHARE 0
+#endif
+
+static int claim_rows(batch_work *work, size_t *begin, size_t *end)
 {
-    const uint64_t *const *bb = job->bb;
-    for (size_t i = job->begin; i < job->end; i++) {
-        probe pr = {job->tb, {0, NULL, 0}};
-        int status;
-        if (job->wdl_out) {
-            int wdl = 0;
-            status = position_wdl(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
-                                  bb[4][i], bb[5][i], bb[6][i], bb[7][i],
-                                  job->ep[i], job->turn[i], &wdl);
-            job->wdl_out[i] = status == FATHOM_OK ? (int8_t)wdl
-                                                  : (int8_t)FATHOM_BATCH_WDL_FAILED;
-        } else {
-            int dtz = 0, precise;
-            status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
-                                  bb[4][i], bb[5][i], bb[6][i], bb[7][i],
-                                  job->ep[i], job->turn[i], &dtz, &precise);
-            job->dtz_out[i] = status == FATHOM_OK ? (int16_t)dtz
-                                                  : (int16_t)FATHOM_BATCH_DTZ_FAILED;
+#if BATCH_CAN_SHARE
+    size_t first = __atomic_fetch_add(&work->next_row, BATCH_CHUNK, __ATOMIC_RELAXED);
+#else
+    size_t first = work->next_row;
+    work->next_row += BATCH_CHUNK;
+#endif
+    if (first >= work->n)
+        return 0;
+    *begin = first;
+    *end = work->n - first > BATCH_CHUNK ? first + BATCH_CHUNK : work->n;
+    return 1;
+}
+
+static void run_batch(batch_work *work)
+{
+    const uint64_t *const *bb = work->bb;
+    size_t begin, end;
+    while (claim_rows(work, &begin, &end)) {
+        for (size_t i = begin; i < end; i++) {
+            probe pr = {work->tb, {0, NULL, 0}};
+            int status;
+            if (work->wdl_out) {
+                int wdl = 0;
+                status = position_wdl(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
+                                      bb[4][i], bb[5][i], bb[6][i], bb[7][i],
+                                      work->ep[i], work->turn[i], &wdl);
+                work->wdl_out[i] = status == FATHOM_OK ? (int8_t)wdl
+                                                       : (int8_t)FATHOM_BATCH_WDL_FAILED;
+            } else {
+                int dtz = 0, precise;
+                status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
+                                      bb[4][i], bb[5][i], bb[6][i], bb[7][i],
+                                      work->ep[i], work->turn[i], &dtz, &precise);
+                work->dtz_out[i] = status == FATHOM_OK ? (int16_t)dtz
+                                                       : (int16_t)FATHOM_BATCH_DTZ_FAILED;
+            }
+            if (work->status_out)
+                work->status_out[i] = (uint8_t)status;
         }
-        if (job->status_out)
-            job->status_out[i] = (uint8_t)status;
     }
 }
 
 #if !defined(_WIN32)
 static void *batch_thread(void *arg)
 {
-    run_batch((batch_job *)arg);
+    run_batch((batch_work *)arg);
     return NULL;
 }
 #endif
@@ -695,40 +731,36 @@ static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
         threads = online_cpus();
     if (threads > MAX_BATCH_THREADS)
         threads = MAX_BATCH_THREADS;
-    /* Tiny batches are not worth a thread start. */
-    if ((size_t)threads > n / 64 + 1)
-        threads = (unsigned)(n / 64 + 1);
+    /* No more threads than chunks: tiny batches are not worth a thread start. */
+    if ((size_t)threads > (n + BATCH_CHUNK - 1) / BATCH_CHUNK)
+        threads = (unsigned)((n + BATCH_CHUNK - 1) / BATCH_CHUNK);
+#if defined(_WIN32) || !BATCH_CAN_SHARE
+    threads = 1;
+#endif
 
-    batch_job jobs[MAX_BATCH_THREADS];
-    for (unsigned t = 0; t < threads; t++) {
-        batch_job *job = &jobs[t];
-        job->tb = tb;
-        job->begin = n * t / threads;
-        job->end = n * (t + 1) / threads;
-        memcpy(job->bb, bb, sizeof job->bb);
-        job->ep = ep;
-        job->turn = turn;
-        job->wdl_out = wdl_out;
-        job->dtz_out = dtz_out;
-        job->status_out = status_out;
-    }
-#if defined(_WIN32)
-    for (unsigned t = 0; t < threads; t++)
-        run_batch(&jobs[t]);
-#else
+    batch_work work;
+    work.tb = tb;
+    work.n = n;
+    work.next_row = 0;
+    memcpy(work.bb, bb, sizeof work.bb);
+    work.ep = ep;
+    work.turn = turn;
+    work.wdl_out = wdl_out;
+    work.dtz_out = dtz_out;
+    work.status_out = status_out;
+#if !defined(_WIN32)
+    /* This thread works too; threads that cannot start leave their share
+     * to the others (the rows are claimed, not assigned). */
     pthread_t ids[MAX_BATCH_THREADS];
     unsigned started = 0;
-    for (unsigned t = 1; t < threads; t++) {
-        if (pthread_create(&ids[t], NULL, batch_thread, &jobs[t]) != 0)
-            break;
-        started = t;
-    }
-    run_batch(&jobs[0]);
-    /* Work of threads that could not start is done here. */
-    for (unsigned t = started + 1; t < threads; t++)
-        run_batch(&jobs[t]);
-    for (unsigned t = 1; t <= started; t++)
+    while (started + 1 < threads &&
+           pthread_create(&ids[started], NULL, batch_thread, &work) == 0)
+        started++;
+    run_batch(&work);
+    for (unsigned t = 0; t < started; t++)
         pthread_join(ids[t], NULL);
+#else
+    run_batch(&work);
 #endif
     return FATHOM_OK;
 }
