@@ -207,9 +207,12 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
  * FATHOM_BATCH_DTZ_FAILED; a bad row never stops the batch.  status may be
  * NULL; else it has room for n bytes and receives each row's status code
  * (FATHOM_OK where the row was answered): why a row failed.  threads == 0
- * means one thread per online CPU.  The result for each row does not depend
- * on the thread count.
- * RETURN: FATHOM_OK, or an error if threads could not be started at all.
+ * means one thread per online CPU (the calling thread is one of them).
+ * Threads take rows 64 at a time until none are left, so an unevenly loaded
+ * machine does not hold the call up; a thread that cannot be started leaves
+ * its rows to the others.  The result for each row does not depend on the
+ * thread count.
+ * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT for a NULL instance or array.
  */
 #define FATHOM_BATCH_WDL_FAILED (-128)
 #define FATHOM_BATCH_DTZ_FAILED (-32768)
