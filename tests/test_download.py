@@ -311,6 +311,20 @@ def test_http_mirror_server_without_range_support(tmp_path, mirror_server, capsy
     assert (dest / name).read_bytes() == full
 
 
+def _part_sizes(dest, source):
+    """(bytes so far, full size) of each partial file the running download
+    has; a file it finishes (renames) between the listing and the stat is
+    skipped, not an error."""
+    sizes = []
+    for p in part_files(dest):
+        try:
+            have = (dest / p).stat().st_size
+        except FileNotFoundError:
+            continue
+        sizes.append((have, (source / p[1:-len(".part")]).stat().st_size))
+    return sizes
+
+
 def test_killed_http_mirror_resumes(tmp_path, mirror_server):
     """Kill the real command mid-file; the next run resumes with Range."""
     mirror_server.delay = 0.02  # ~200 KB/s: the 4-piece files take a while
@@ -323,9 +337,7 @@ def test_killed_http_mirror_resumes(tmp_path, mirror_server):
             # Kill while a file is well under way but far from complete, so
             # the next run must resume it (a small file could otherwise be
             # finished between this check and the kill).
-            sizes = [((dest / p).stat().st_size, (mirror_server.root / p[1:-len(".part")]).stat().st_size)
-                     for p in part_files(dest)]
-            if any(4096 < have < full // 2 for have, full in sizes):
+            if any(4096 < have < full // 2 for have, full in _part_sizes(dest, mirror_server.root)):
                 break
             time.sleep(0.005)
         else:
