@@ -13,6 +13,8 @@ Reports (medians of R runs):
   the bare call of the board probe with ready-made integers (so conversion =
   whole - bare), the C core alone (from bench_core.c), and the same C
   function called through cffi (what pyfathom/_c/board_calls.c saves);
+* the engines' call, ``pyfathom.fathom.tb_probe_wdl``, over ready-made ints,
+  and the same C function through cffi;
 * ``probe_wdl_bitboards`` with 1 and 2 threads against the C loop of
   bench_core.c (targets: 1 thread >= 0.8x the C loop, 2 threads >= 1.8x
   one thread);
@@ -163,6 +165,33 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
         res["split_call_overhead_wdl_us"] = bare_t - core["wdl_median_us_per_probe"]
         res["split_cffi_overhead_wdl_us"] = cffi_t - core["wdl_median_us_per_probe"]
 
+        # The engines' call: Fathom's tb_probe_wdl (12 arguments, default
+        # instance) over ints read beforehand, as pyfathom.fathom exposes it
+        # and through its cffi wrapper.
+        from pyfathom import fathom
+
+        fathom_args = [(w, bl, (w | bl) & ~(q | r | bi | kn | p), q, r, bi, kn, p, 0, 0, ep, turn)
+                       for w, bl, q, r, bi, kn, p, ep, turn in args]
+        engine_wdl, engine_cffi = fathom.tb_probe_wdl, ll.lib.tb_probe_wdl
+
+        def engine() -> None:
+            for a in fathom_args:
+                engine_wdl(*a)
+
+        def engine_through_cffi() -> None:
+            for a in fathom_args:
+                engine_cffi(*a)
+
+        if not fathom.tb_init(str(tables)):
+            raise RuntimeError(f"tb_init({tables}) found no tables")
+        try:
+            engine_t, engine_cffi_t = (t / len(boards) * 1e6 for t in _interleaved_medians(
+                [engine, engine_through_cffi], runs, min_seconds))
+        finally:
+            fathom.tb_free()
+        res["fathom_tb_probe_wdl_us"] = engine_t
+        res["fathom_tb_probe_wdl_cffi_us"] = engine_cffi_t
+
         # Batch calls.
         import positions as P
 
@@ -261,6 +290,10 @@ def report(res: dict[str, Any]) -> str:
         f"  -> call overhead              {r['split_call_overhead_wdl_us']:.3f}",
         f"  (same C through cffi          {r['split_cffi_call_wdl_us']:.3f}"
         f", overhead {r['split_cffi_overhead_wdl_us']:.3f})",
+        "",
+        "engines' call (us, all positions, ints ready)",
+        f"  pyfathom.fathom.tb_probe_wdl  {r['fathom_tb_probe_wdl_us']:.3f}",
+        f"  the same through cffi         {r['fathom_tb_probe_wdl_cffi_us']:.3f}",
         "",
         "batch (probes/s)                 WDL            DTZ",
         f"  C loop (bench_core, alternated){r['batch_wdl_c_loop_probes_per_sec']:11,.0f}   "

@@ -31,7 +31,7 @@ def test_bench_python_runs(syzygy_dir: Path) -> None:
                 "--batch-lines", "500", "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     res = json.loads(proc.stdout)
-    for key in ("wdl_ratio", "dtz_ratio", "split_conversion_wdl_us",
+    for key in ("wdl_ratio", "dtz_ratio", "split_conversion_wdl_us", "fathom_tb_probe_wdl_us",
                 "batch_wdl_t1_vs_c_loop", "batch_wdl_t2_vs_t1",
                 "cli_batch_wdl_positions_per_sec"):
         assert key in res, (key, res)
