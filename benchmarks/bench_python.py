@@ -137,7 +137,7 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
         pinned, handle = getattr(tb, "_pinned"), getattr(tb, "_h")
         args = [(b.occupied_co[1], b.occupied_co[0], b.queens, b.rooks, b.bishops,
                  b.knights, b.pawns, b.ep_square or 0, b.turn) for b in boards]
-        board_wdl, cffi_wdl = ll.board_wdl, ll.probe_wdl_lean
+        board_wdl, cffi_wdl = ll.board_wdl, ll.lib.fathom_probe_wdl_lean
 
         def bare() -> None:
             for w, bl, q, r, bi, kn, p, ep, turn in args:

@@ -62,15 +62,11 @@ def probe_many(handle: _ll.Handle, largest: int, boards: Iterable[chess.Board], 
                threads: Optional[int], status: Any) -> Any:
     """Tablebase.probe_wdl_many / probe_dtz_many."""
     masks, ep, turn, reasons = _collect(boards, largest)
-    out = _output(len(ep), dtz)
-    status_out = _status_array(status, len(out))
-    if len(out):
-        probe = _ll.probe_dtz_batch if dtz else _ll.probe_wdl_batch
-        probe(handle, masks, ep, turn, out, _threads(threads), status_out)
-        bad = reasons != 0
-        out[bad] = FAILED_DTZ if dtz else FAILED
-        if status_out is not None:
-            status_out[bad] = reasons[bad]
+    out, status_out = _probe(handle, masks, ep, turn, dtz, threads, status)
+    bad = reasons != 0
+    out[bad] = FAILED_DTZ if dtz else FAILED
+    if status_out is not None:
+        status_out[bad] = reasons[bad]
     return out
 
 
@@ -78,16 +74,21 @@ def probe_arrays(handle: _ll.Handle, columns: Sequence[Any], dtz: bool,
                  threads: Optional[int], status: Any) -> Any:
     """Tablebase.probe_wdl_bitboards / probe_dtz_bitboards."""
     args = _batch_arrays(*columns)
-    out = _output(len(args[0]), dtz)
-    status_out = _status_array(status, len(out))
-    if len(out):
-        probe = _ll.probe_dtz_batch if dtz else _ll.probe_wdl_batch
-        probe(handle, args[:8], args[8], args[9], out, _threads(threads), status_out)
+    out, _ = _probe(handle, args[:8], args[8], args[9], dtz, threads, status)
     return out
 
 
-def _output(n: int, dtz: bool) -> Any:
-    return np.empty(n, dtype=np.int16 if dtz else np.int8)
+def _probe(handle: _ll.Handle, masks: Sequence[npt.NDArray[np.uint64]],
+           ep: npt.NDArray[np.uint8], turn: npt.NDArray[np.uint8], dtz: bool,
+           threads: Optional[int], status: Any) -> tuple[Any, Optional[npt.NDArray[np.uint8]]]:
+    """The one C batch call over checked arrays: (results, the caller's
+    status array or None)."""
+    out: Any = np.empty(len(ep), dtype=np.int16 if dtz else np.int8)
+    status_out = _status_array(status, len(out))
+    if len(out):
+        probe = _ll.probe_dtz_batch if dtz else _ll.probe_wdl_batch
+        probe(handle, masks, ep, turn, out, _threads(threads), status_out)
+    return out, status_out
 
 
 _MASK_NAMES = ("white", "black", "kings", "queens", "rooks", "bishops",

@@ -83,10 +83,6 @@ fathom_tb_probe_wdl: ProbeFn = getattr(_fathom, "tb_probe_wdl")
 """Fathom's ``tb_probe_wdl`` on the default instance of ``tbprobe.h``, the
 same way (:data:`pyfathom.fathom.tb_probe_wdl`)."""
 
-probe_wdl_lean: ProbeFn = lib.fathom_probe_wdl_lean
-"""``fathom_probe_wdl_lean`` through cffi (the benchmarks compare it with
-:data:`board_wdl`)."""
-
 probe_wdl_raw: ProbeFn = lib.fathom_probe_wdl
 """``fathom_probe_wdl(tb, white, black, kings, queens, rooks, bishops,
 knights, pawns, ep, turn, detail) -> packed result``."""

@@ -71,15 +71,21 @@ static void release_owner(PyObject *capsule)
     Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
 }
 
+static int check_count(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
+{
+    if (nargs == expected)
+        return 1;
+    PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, expected, nargs);
+    return 0;
+}
+
 /* pin(owner, address) -> capsule: wraps the instance at `address` (the
  * value of the cdata `owner`, as an int) for the probes below. */
 static PyObject *pin(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "pin() takes 2 arguments (%zd given)", nargs);
+    if (!check_count("pin", nargs, 2))
         return NULL;
-    }
     void *tb = PyLong_AsVoidPtr(args[1]);
     if (tb == NULL) {
         if (!PyErr_Occurred())
@@ -137,14 +143,6 @@ static int read_turn(PyObject *value, int *out)
     }
     *out = PyObject_IsTrue(value);
     return *out >= 0;
-}
-
-static int check_count(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
-{
-    if (nargs == expected)
-        return 1;
-    PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, expected, nargs);
-    return 0;
 }
 
 /* probe(instance, white, black, queens, rooks, bishops, knights, pawns,
