@@ -294,7 +294,13 @@ DTZ_FAILED = -32768
 
 def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None = None) -> ProbedChunk:
     """Parse and probe one chunk; bad rows never stop it."""
-    parsed = parse_chunk(chunk)
+    return probe_parsed(tb, chunk, parse_chunk(chunk), dtz=dtz, threads=threads)
+
+
+def probe_parsed(tb: Any, chunk: Chunk, parsed: Parsed, *, dtz: bool = False,
+                 threads: int | None = None) -> ProbedChunk:
+    """Probe the rows of a parsed chunk (also used by :mod:`pyfathom.columnar`
+    for rows that arrive as bitboards instead of text)."""
     n = len(chunk)
     status = np.full(n, OK, dtype=np.uint8)
     status[parsed.status != 0] = INVALID_FEN

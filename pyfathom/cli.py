@@ -466,7 +466,10 @@ _MAX_REPORTED = 100
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from . import batchio
+    from . import _columnar_cli, batchio
+
+    if _columnar_cli.handles(args):
+        return _columnar_cli.run_batch_command(args)
 
     if args.threads is not None and args.threads < 0:
         raise CliError(f"--threads must be >= 0, not {args.threads}")
@@ -539,7 +542,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from . import __version__, _columnar_cli
 
     parser = _Parser(
         prog=PROG,
@@ -594,8 +597,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, metavar="N", help="probe threads (default: every core)")
     p.add_argument("--dtz", action="store_true", help="also probe DTZ")
     p.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
-    p.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default: csv)")
+    p.add_argument("--format", choices=("csv", "jsonl", "parquet", "arrow"),
+                   help="output format (default: from the suffix of -o, else csv)")
     p.add_argument("--strict", action="store_true", help="stop at the first bad line")
+    _columnar_cli.add_batch_arguments(p)
     p.set_defaults(func=cmd_batch)
     return parser
 

@@ -1,0 +1,581 @@
+"""Arrow, Parquet and pandas in and out of the batch probes.
+
+Two ways in:
+
+- :func:`probe_columns`: a pyarrow ``Table`` / ``RecordBatch``, a pandas
+  ``DataFrame``, or a single column of FENs (pyarrow array, pandas
+  ``Series``) in; the result columns ``wdl``, ``dtz`` (with ``dtz=True``) and
+  ``status`` out, in the same kind of container.
+- ``pyfathom batch FILE.parquet -o OUT.parquet`` (or Arrow IPC files,
+  ``.arrow`` / ``.feather`` / ``.arrows``): the input's columns plus the result
+  columns, streamed a record batch at a time, so memory stays flat whatever
+  the file size (:func:`run_columnar_batch`).
+
+The positions are a string column of FENs or EPD lines (``fen`` unless
+named otherwise), parsed by the core's C FEN parser straight from Arrow's
+string buffer, or the ten columns of
+:meth:`pyfathom.Tablebase.probe_wdl_bitboards` (``white``, ``black``,
+``kings``, ``queens``, ``rooks``, ``bishops``, ``knights``, ``pawns``: 64-bit
+bitboards, ``ep``: en-passant square 0..63 with 0 for none, ``turn``: 1 for
+white).  Rows are probed with the batch calls (GIL released); no
+python-chess board is built.
+
+Result columns: ``wdl`` (int8) and ``dtz`` (int16) are null where a row
+could not be probed; ``status`` (dictionary of strings) is one of
+``pyfathom.batchio.STATUS_NAMES``: ``ok``, ``invalid_fen``, ``castling``,
+``too_many_pieces``, ``missing_table``, ``invalid_position``,
+``corrupt_table``, ``failed``, ``line_too_long``.  Rows of the bitboard
+layout with a null, an ``ep`` outside 0..63 or a ``turn`` other than 0/1 are
+``invalid_position``.
+
+pyarrow comes with the ``arrow`` extra (``pip install "pyfathom-syzygy[arrow]"``);
+without it every function here raises :class:`MissingExtraError`, which says so.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import batchio
+from ._columnar_cli import FORMAT_NAMES
+from .batchio import CHUNK_LINES, MAX_LINE, STATUS_NAMES, BatchStats, Chunk, Parsed, ProbedChunk
+
+__all__ = [
+    "BITBOARD_COLUMNS",
+    "MissingExtraError",
+    "ColumnarError",
+    "probe_columns",
+    "run_columnar_batch",
+]
+
+BITBOARD_COLUMNS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights",
+                    "pawns", "ep", "turn")
+"""The bitboard layout's columns, in the order of ``probe_wdl_bitboards``."""
+
+RESULT_COLUMNS = ("wdl", "dtz", "status")
+
+ARROW_EXTRA = 'pip install "pyfathom-syzygy[arrow]"'
+
+class MissingExtraError(ImportError):
+    """An optional dependency is not installed; the message names the extra."""
+
+
+class ColumnarError(ValueError):
+    """A columnar input or output that cannot be used (missing column, wrong
+    type, unreadable file); the message names the file or the column."""
+
+
+def require_pyarrow() -> Any:
+    """The pyarrow module, or :class:`MissingExtraError` naming the extra."""
+    try:
+        import pyarrow
+    except ImportError as e:
+        raise MissingExtraError(
+            f"Arrow and Parquet support needs pyarrow, which is not installed: {ARROW_EXTRA}"
+        ) from e
+    return pyarrow
+
+
+# --- turning Arrow columns into probed rows -------------------------------------
+
+
+@dataclass
+class _Layout:
+    """Where the positions are in a schema: a FEN column, or the bitboard columns."""
+
+    fen_column: str | None  # None: the bitboard layout
+
+    def columns(self) -> list[str]:
+        return [self.fen_column] if self.fen_column is not None else list(BITBOARD_COLUMNS)
+
+
+def _layout(names: Sequence[str], fen_column: str, where: str) -> _Layout:
+    if fen_column in names:
+        return _Layout(fen_column)
+    missing = [c for c in BITBOARD_COLUMNS if c not in names]
+    if not missing:
+        return _Layout(None)
+    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    raise ColumnarError(
+        f"{where}: no FEN column {fen_column!r} (choose another with --fen-column / fen_column=) "
+        f"and not the bitboard layout (missing {', '.join(missing)}); its columns: {shown or 'none'}")
+
+
+def _plain_strings(pa: Any, column: Any, name: str) -> Any:
+    """A string/binary array with offsets (string views and dictionaries decoded)."""
+    t = column.type
+    if pa.types.is_dictionary(t):
+        column = column.dictionary_decode()
+        t = column.type
+    if pa.types.is_string_view(t) or pa.types.is_binary_view(t):
+        column = column.cast(pa.large_string() if pa.types.is_string_view(t) else pa.large_binary())
+        t = column.type
+    if not (pa.types.is_string(t) or pa.types.is_large_string(t)
+            or pa.types.is_binary(t) or pa.types.is_large_binary(t)):
+        raise ColumnarError(f"column {name!r} holds {t}, not strings of FENs")
+    return column
+
+
+def _text_chunk(pa: Any, column: Any, name: str, first_row: int) -> tuple[Chunk, np.ndarray]:
+    """The rows of a string column as a batchio Chunk (the C parser reads the
+    bytes as they are), and which rows are null."""
+    column = _plain_strings(pa, column, name)
+    n = len(column)
+    large = pa.types.is_large_string(column.type) or pa.types.is_large_binary(column.type)
+    _, offsets_buffer, data_buffer = column.buffers()
+    if n == 0:
+        empty = np.zeros(0, dtype=np.uintp)
+        return Chunk(first_row, b"", empty, empty, np.zeros(0, dtype=bool), 0), np.zeros(0, dtype=bool)
+    offsets = np.frombuffer(offsets_buffer, dtype=np.int64 if large else np.int32,
+                            count=column.offset + n + 1)[column.offset:].astype(np.int64)
+    start, stop = int(offsets[0]), int(offsets[-1])
+    data = data_buffer.slice(start, stop - start).to_pybytes() if data_buffer is not None else b""
+    relative = offsets - start
+    lengths = np.diff(relative)
+    nulls = column.is_null().to_numpy(zero_copy_only=False) if column.null_count else np.zeros(n, dtype=bool)
+    lengths[nulls] = 0
+    too_long = lengths > MAX_LINE
+    lengths = np.minimum(lengths, MAX_LINE)
+    chunk = Chunk(first_row, data, relative[:-1].astype(np.uintp), lengths.astype(np.uintp),
+                  too_long, stop - start)
+    return chunk, nulls
+
+
+def _bitboard_parsed(pa: Any, batch: Any, first_row: int) -> tuple[Chunk, Parsed, dict[int, str]]:
+    """The bitboard columns as a Parsed chunk; rows with a null or an out of
+    range ep/turn are returned with their reason (and empty masks)."""
+    n = batch.num_rows
+    bad: dict[int, str] = {}
+    arrays: dict[str, np.ndarray] = {}
+    for name in BITBOARD_COLUMNS:
+        column = batch.column(name)
+        t = column.type
+        small = name in ("ep", "turn")
+        # ep / turn may come as floats from pandas (a column with a NaN in it).
+        if not (pa.types.is_integer(t) or (small and (pa.types.is_boolean(t) or pa.types.is_floating(t)))):
+            raise ColumnarError(f"column {name!r} holds {t}, not integers")
+        if column.null_count:
+            nulls = column.is_null().to_numpy(zero_copy_only=False)
+            for i in np.flatnonzero(nulls)[:n].tolist():
+                bad.setdefault(i, f"{name} is null")
+            column = column.fill_null(0)
+        values = column.to_numpy(zero_copy_only=False)
+        if small:
+            top = 63 if name == "ep" else 1
+            if values.dtype == np.uint64:
+                out_of_range = values > top
+            else:
+                wide = values.astype(np.float64 if values.dtype.kind == "f" else np.int64)
+                out_of_range = (wide < 0) | (wide > top) | (wide != np.floor(wide))
+            for i in np.flatnonzero(out_of_range).tolist():
+                bad.setdefault(i, f"{name} {values[i]} is not in 0..{top}")
+            arrays[name] = np.where(out_of_range, 0, values).astype(np.uint8)
+        else:
+            if values.dtype.itemsize == 8:
+                values = values.view(np.uint64)  # int64 holds the same 64 bits
+            arrays[name] = np.ascontiguousarray(values.astype(np.uint64, copy=False))
+    status = np.zeros(n, dtype=np.int8)
+    if bad:
+        rows = np.fromiter(bad, dtype=np.intp)
+        for name in BITBOARD_COLUMNS[:8]:
+            arrays[name] = arrays[name].copy()
+            arrays[name][rows] = 0
+    zeros = np.zeros(n, dtype=np.uintp)
+    parsed = Parsed({name: arrays[name] for name in BITBOARD_COLUMNS[:8]}, arrays["ep"],
+                    arrays["turn"], np.zeros(n, dtype=np.uint8), zeros, zeros, status)
+    chunk = Chunk(first_row, b"", zeros, zeros, np.zeros(n, dtype=bool), 0)
+    return chunk, parsed, bad
+
+
+@dataclass
+class ProbedRows:
+    """One probed slice of rows: the results and how to explain bad rows."""
+
+    probed: ProbedChunk
+    bad_reasons: dict[int, str]  # reasons decided before probing (nulls, ranges)
+    layout: _Layout
+    batch: Any  # the input record batch (its columns are written back)
+
+    @property
+    def first_row(self) -> int:
+        return self.probed.chunk.first_line
+
+    def __len__(self) -> int:
+        return len(self.probed.status)
+
+    def reason(self, i: int) -> str:
+        return self.bad_reasons.get(i) or self.probed.reason(i)
+
+    def row_text(self, i: int) -> str:
+        if self.layout.fen_column is not None:
+            return self.probed.line_text(i)
+        masks = self.probed.parsed.masks
+        values = [f"{name}={int(masks[name][i]):#x}" for name in BITBOARD_COLUMNS[:8]]
+        return " ".join(values + [f"ep={int(self.probed.parsed.ep[i])}",
+                                  f"turn={int(self.probed.parsed.turn[i])}"])
+
+
+def _probe_batch(pa: Any, tb: Any, batch: Any, layout: _Layout, first_row: int, *,
+                 dtz: bool, threads: int | None) -> ProbedRows:
+    if layout.fen_column is not None:
+        chunk, nulls = _text_chunk(pa, batch.column(layout.fen_column), layout.fen_column, first_row)
+        probed = batchio.probe_chunk(tb, chunk, dtz=dtz, threads=threads)
+        reasons = {i: f"{layout.fen_column} is null" for i in np.flatnonzero(nulls).tolist()}
+    else:
+        chunk, parsed, reasons = _bitboard_parsed(pa, batch, first_row)
+        probed = batchio.probe_parsed(tb, chunk, parsed, dtz=dtz, threads=threads)
+        if reasons:
+            probed.status[np.fromiter(reasons, dtype=np.intp)] = batchio.INVALID_POSITION
+    return ProbedRows(probed, reasons, layout, batch)
+
+
+def _result_arrays(pa: Any, rows: ProbedRows, dtz: bool) -> list[Any]:
+    """wdl, [dtz,] status as Arrow arrays (nulls where a value is missing)."""
+    probed = rows.probed
+    arrays = [pa.array(probed.wdl, type=pa.int8(), mask=probed.wdl == batchio.WDL_FAILED)]
+    if dtz:
+        assert probed.dtz is not None
+        arrays.append(pa.array(probed.dtz, type=pa.int16(), mask=probed.dtz == batchio.DTZ_FAILED))
+    codes = pa.array(probed.status.astype(np.int8), type=pa.int8())
+    arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(STATUS_NAMES, type=pa.string())))
+    return arrays
+
+
+def _result_fields(pa: Any, dtz: bool) -> list[Any]:
+    fields = [pa.field("wdl", pa.int8())]
+    if dtz:
+        fields.append(pa.field("dtz", pa.int16()))
+    fields.append(pa.field("status", pa.dictionary(pa.int8(), pa.string())))
+    return fields
+
+
+def _slices(batch: Any, rows: int) -> Iterator[Any]:
+    if batch.num_rows <= rows:
+        yield batch
+        return
+    for start in range(0, batch.num_rows, rows):
+        yield batch.slice(start, rows)
+
+
+# --- the Python API -------------------------------------------------------------------
+
+
+def probe_columns(tb: Any, data: Any, *, fen_column: str = "fen", dtz: bool = False,
+                  threads: int | None = None) -> Any:
+    """Probe every row of a pyarrow Table / RecordBatch, a pandas DataFrame,
+    or one column of FENs (a pyarrow Array / ChunkedArray or a pandas Series).
+
+    The positions are the ``fen_column`` column (FEN or EPD strings, parsed
+    in C) or, without it, the bitboard columns (:data:`BITBOARD_COLUMNS`).
+    Returns the result columns ``wdl``, ``dtz`` (with ``dtz=True``) and
+    ``status``, row for row: a pyarrow Table (RecordBatch for a RecordBatch)
+    for Arrow input, a DataFrame with the input's index for pandas input
+    (``wdl``/``dtz`` as nullable ``Int8``/``Int16``, ``status`` categorical).
+    Bad rows get a null value and their status; they never raise.
+
+    >>> import pyarrow as pa
+    >>> from pyfathom.columnar import probe_columns
+    >>> with pyfathom.open_tablebase(TABLES) as tb:
+    ...     fens = pa.table({"fen": ["8/8/8/8/8/8/2Rk4/1K6 b - - 0 1", "not a fen",
+    ...                              "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"]})
+    ...     result = probe_columns(tb, fens, dtz=True)
+    >>> result.to_pydict()
+    {'wdl': [-2, None, None], 'dtz': [-32, None, None], 'status': ['ok', 'invalid_fen', 'castling']}
+    """
+    pa = require_pyarrow()
+    kind = type(data).__module__.split(".")[0]
+    if kind == "pandas":
+        return _probe_pandas(pa, tb, data, fen_column=fen_column, dtz=dtz, threads=threads)
+    if isinstance(data, (pa.Array, pa.ChunkedArray)):
+        return probe_columns(tb, pa.table({fen_column: data}), fen_column=fen_column, dtz=dtz,
+                             threads=threads)
+    if isinstance(data, pa.RecordBatch):
+        table = probe_columns(tb, pa.Table.from_batches([data]), fen_column=fen_column, dtz=dtz,
+                              threads=threads)
+        return pa.RecordBatch.from_arrays([c.combine_chunks() for c in table.columns],
+                                          schema=table.schema)
+    if not isinstance(data, pa.Table):
+        raise TypeError(f"probe_columns takes a pyarrow Table, RecordBatch or Array or a pandas "
+                        f"DataFrame or Series, not {type(data).__name__}")
+    layout = _layout(data.column_names, fen_column, "the table")
+    schema = pa.schema(_result_fields(pa, dtz))
+    batches = []
+    done = 0
+    for batch in data.select(layout.columns()).to_batches(max_chunksize=CHUNK_LINES):
+        rows = _probe_batch(pa, tb, batch, layout, done, dtz=dtz, threads=threads)
+        batches.append(pa.RecordBatch.from_arrays(_result_arrays(pa, rows, dtz), schema=schema))
+        done += batch.num_rows
+    return pa.Table.from_batches(batches, schema=schema)
+
+
+def _probe_pandas(pa: Any, tb: Any, data: Any, *, fen_column: str, dtz: bool,
+                  threads: int | None) -> Any:
+    import pandas as pd
+
+    if isinstance(data, pd.Series):
+        data = data.to_frame(fen_column)
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame or Series, not {type(data).__name__}")
+    layout = _layout([str(c) for c in data.columns], fen_column, "the DataFrame")
+    columns = {name: pa.array(data[name], from_pandas=True) for name in layout.columns()}
+    result = probe_columns(tb, pa.table(columns), fen_column=fen_column, dtz=dtz, threads=threads)
+    return result_frame(result, data.index)
+
+
+def result_frame(result: Any, index: Any) -> Any:
+    """A pandas DataFrame of the result columns of :func:`probe_columns`
+    (nullable Int8/Int16, categorical status with every status name)."""
+    import pandas as pd
+
+    out = {}
+    for name in result.column_names:
+        column = result.column(name).combine_chunks()
+        if name == "status":
+            codes = column.indices.to_numpy(zero_copy_only=False)
+            out[name] = pd.Categorical.from_codes(codes, categories=list(STATUS_NAMES))
+        else:
+            values = column.fill_null(0).to_numpy(zero_copy_only=False)
+            mask = column.is_null().to_numpy(zero_copy_only=False)
+            out[name] = pd.arrays.IntegerArray(values, mask)
+    return pd.DataFrame(out, index=index)
+
+
+# --- files --------------------------------------------------------------------------
+
+
+class _Source:
+    """A columnar input file read a record batch at a time."""
+
+    def __init__(self, pa: Any, path: str, fmt: str, batch_rows: int) -> None:
+        self.path = path
+        self.batch_rows = batch_rows
+        self.total_rows = 0
+        self._closers: list[Any] = []
+        try:
+            if fmt == "parquet":
+                import pyarrow.parquet as pq
+
+                parquet = pq.ParquetFile(path)
+                self._closers.append(parquet)
+                self.schema = parquet.schema_arrow
+                self.total_rows = parquet.metadata.num_rows
+                self._reader: Callable[[], Iterator[Any]] = lambda: parquet.iter_batches(batch_rows)
+            elif path == "-":
+                stream = pa.ipc.open_stream(sys.stdin.buffer)
+                self.schema = stream.schema
+                self._reader = lambda: iter(stream)
+            else:
+                self._open_ipc(pa, path)
+        except (OSError, pa.ArrowException) as e:
+            self.close()
+            raise ColumnarError(f"cannot read {path} as {FORMAT_NAMES[fmt]}: {_arrow_message(e)}") from None
+
+    def _open_ipc(self, pa: Any, path: str) -> None:
+        source = pa.OSFile(path, "rb")
+        self._closers.append(source)
+        try:
+            ipc_file = pa.ipc.open_file(source)
+        except pa.ArrowInvalid:
+            # Not the file format (no ARROW1 footer): the stream format.
+            source.seek(0)
+            stream = pa.ipc.open_stream(source)
+            self.schema = stream.schema
+            self._reader = lambda: iter(stream)
+            return
+        self.schema = ipc_file.schema  # total_rows stays 0: counting reads every batch
+        self._reader = lambda: (ipc_file.get_batch(i) for i in range(ipc_file.num_record_batches))
+
+    def batches(self) -> Iterator[Any]:
+        for batch in self._reader():
+            yield from _slices(batch, self.batch_rows)
+
+    def close(self) -> None:
+        for item in self._closers:
+            try:
+                item.close()
+            except Exception:  # closing a reader that failed to open
+                pass
+        self._closers.clear()
+
+
+
+
+def _arrow_message(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+class _Sink:
+    """A columnar output written under a temporary name in the destination's
+    directory and renamed over it only when complete (an interrupted run
+    leaves no half-written file under the output's name)."""
+
+    def __init__(self, pa: Any, path: str, fmt: str, schema: Any) -> None:
+        self.path = path
+        directory = os.path.dirname(os.path.abspath(path))
+        try:
+            fd, self.temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part",
+                                             dir=directory)
+        except OSError as e:
+            raise ColumnarError(f"cannot write {path}: {e.strerror or e}") from None
+        os.close(fd)
+        try:
+            if fmt == "parquet":
+                import pyarrow.parquet as pq
+
+                self._writer = pq.ParquetWriter(self.temp, schema)
+            else:
+                self._file = pa.OSFile(self.temp, "wb")
+                stream = os.path.splitext(path)[1].lower() == ".arrows"
+                self._writer = (pa.ipc.new_stream if stream else pa.ipc.new_file)(self._file, schema)
+        except (OSError, pa.ArrowException) as e:
+            self.abort()
+            raise ColumnarError(f"cannot write {path}: {_arrow_message(e)}") from None
+
+    def write(self, batch: Any) -> None:
+        self._writer.write_batch(batch)
+
+    def commit(self) -> None:
+        self._writer.close()
+        if hasattr(self, "_file"):
+            self._file.close()
+        os.replace(self.temp, self.path)
+
+    def abort(self) -> None:
+        for closer in (getattr(self, "_writer", None), getattr(self, "_file", None)):
+            if closer is not None:
+                try:
+                    closer.close()
+                except Exception:  # already failing: the temporary file goes anyway
+                    pass
+        try:
+            os.unlink(self.temp)
+        except OSError:
+            pass
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (an output must not overwrite its input)."""
+    if a == "-" or b == "-":
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def output_schema(pa: Any, schema: Any, dtz: bool, path: str) -> Any:
+    """The input's schema plus the result columns (refusing a name clash)."""
+    for name in ("wdl", "dtz", "status") if dtz else ("wdl", "status"):
+        if name in schema.names:
+            raise ColumnarError(f"{path} already has a column {name!r}, which the results would "
+                                f"replace; rename or drop it first")
+    return pa.schema(list(schema) + _result_fields(pa, dtz), metadata=schema.metadata)
+
+
+def run_columnar_batch(
+    tb: Any,
+    input_path: str,
+    output_path: str,
+    *,
+    input_format: str,
+    output_format: str,
+    fen_column: str = "fen",
+    dtz: bool = False,
+    threads: int | None = None,
+    strict: bool = False,
+    batch_rows: int = CHUNK_LINES,
+    on_bad: Callable[[int, str, str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> BatchStats:
+    """Probe every row of a Parquet / Arrow IPC file and write the input's
+    columns plus the results to another.
+
+    Read, probed and written ``batch_rows`` rows at a time; while one slice
+    is written the next is read and probed in a worker thread, so at most two
+    slices are in memory.  ``on_bad(row, text, reason)`` is called for each
+    bad row (0-based row number), ``progress(rows_done, total_rows)`` after
+    each slice (total 0 when unknown).  With strict, the run stops at the
+    first bad row; the rows before it are written.
+    """
+    pa = require_pyarrow()
+    if same_file(input_path, output_path):
+        raise ColumnarError(f"the output {output_path} is the input file: write the results elsewhere")
+    source = _Source(pa, input_path, input_format, batch_rows)
+    try:
+        layout = _layout(source.schema.names, fen_column, input_path)
+        schema = output_schema(pa, source.schema, dtz, input_path)
+        sink = _Sink(pa, output_path, output_format, schema)
+        try:
+            stats = _stream(pa, tb, source, sink, schema, layout, dtz=dtz, threads=threads,
+                            strict=strict, on_bad=on_bad, progress=progress)
+        except BaseException:
+            sink.abort()
+            raise
+        sink.commit()
+        return stats
+    finally:
+        source.close()
+
+
+def _stream(pa: Any, tb: Any, source: _Source, sink: _Sink, schema: Any, layout: _Layout, *,
+            dtz: bool, threads: int | None, strict: bool,
+            on_bad: Callable[[int, str, str], None] | None,
+            progress: Callable[[int, int], None] | None) -> BatchStats:
+    stats = BatchStats()
+    batches = source.batches()
+    done = 0
+
+    def next_rows() -> ProbedRows | None:
+        nonlocal done
+        try:
+            batch = next(batches, None)
+        except (OSError, pa.ArrowException) as e:
+            raise ColumnarError(f"cannot read {source.path}: {_arrow_message(e)}") from None
+        if batch is None:
+            return None
+        rows = _probe_batch(pa, tb, batch, layout, done, dtz=dtz, threads=threads)
+        done += batch.num_rows
+        return rows
+
+    def write(rows: ProbedRows, upto: int) -> None:
+        batch = rows.batch if upto == len(rows) else rows.batch.slice(0, upto)
+        results = [a.slice(0, upto) for a in _result_arrays(pa, rows, dtz)]
+        try:
+            sink.write(pa.RecordBatch.from_arrays(list(batch.columns) + results, schema=schema))
+        except (OSError, pa.ArrowException) as e:
+            raise ColumnarError(f"cannot write {sink.path}: {_arrow_message(e)}") from None
+
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pyfathom-columnar") as pool:
+        pending = pool.submit(next_rows)
+        while True:
+            rows = pending.result()
+            if rows is None:
+                break
+            pending = pool.submit(next_rows)
+            bad = rows.probed.bad_rows()
+            if strict and len(bad):
+                first = int(bad[0])
+                write(rows, first)
+                stats.add(rows.probed, first + 1)
+                if on_bad is not None:
+                    on_bad(rows.first_row + first, rows.row_text(first), rows.reason(first))
+                pending.cancel()
+                break
+            write(rows, len(rows))
+            stats.add(rows.probed)
+            if on_bad is not None:
+                for i in bad.tolist():
+                    on_bad(rows.first_row + i, rows.row_text(i), rows.reason(i))
+            if progress is not None:
+                progress(stats.lines, source.total_rows)
+    return stats
+
