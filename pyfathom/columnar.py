@@ -115,8 +115,9 @@ def _plain_strings(pa: Any, column: Any, name: str) -> Any:
     if pa.types.is_dictionary(t):
         column = column.dictionary_decode()
         t = column.type
-    if pa.types.is_string_view(t) or pa.types.is_binary_view(t):
-        column = column.cast(pa.large_string() if pa.types.is_string_view(t) else pa.large_binary())
+    is_view = getattr(pa.types, "is_string_view", None)  # pyarrow >= 16
+    if is_view is not None and (is_view(t) or pa.types.is_binary_view(t)):
+        column = column.cast(pa.large_string() if is_view(t) else pa.large_binary())
         t = column.type
     if not (pa.types.is_string(t) or pa.types.is_large_string(t)
             or pa.types.is_binary(t) or pa.types.is_large_binary(t)):
