@@ -21,10 +21,13 @@ MODULES = [
     "pyfathom._errors",
     "pyfathom._tablebase",
     "pyfathom.fathom",
+    "pyfathom.columnar",
+    "pyfathom._columnar_cli",
 ]
 
 # Modules whose docstrings must hold examples (so a finder bug cannot pass).
-WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom.fathom"}
+WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom.fathom",
+                 "pyfathom.columnar", "pyfathom._columnar_cli"}
 
 
 @pytest.mark.parametrize("name", MODULES)
