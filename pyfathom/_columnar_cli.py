@@ -54,6 +54,8 @@ def handles(args: Any) -> bool:
     from .cli import CliError
 
     output = args.output if args.output and args.output != "-" else None
+    if getattr(args, "dask", None):
+        args.input_format = args.input_format or "parquet"  # a dataset is often a directory
     args.input_format = args.input_format or format_of(args.file, "text")
     if args.input_format in ("csv", "jsonl"):
         args.input_format = "text"

@@ -34,7 +34,7 @@ from typing import Any
 
 from ._columnar_cli import FORMAT_NAMES
 
-__all__ = ["probe_dataframe", "probe_partition", "worker_tablebase", "open_count",
+__all__ = ["probe_dataframe", "probe_partition", "worker_tablebase", "open_count", "partition_count",
            "WorkerTablesError", "DASK_EXTRA"]
 
 DASK_EXTRA = 'pip install "pyfathom-syzygy[dask]"'
@@ -63,11 +63,17 @@ def _require_dask() -> Any:
 _lock = threading.Lock()
 _tablebases: dict[TablePaths, Any] = {}
 _opens = 0
+_partitions = 0
 
 
 def open_count() -> int:
     """Tablebases this process has opened (``client.run(open_count)`` asks every worker)."""
     return _opens
+
+
+def partition_count() -> int:
+    """Partitions this process has probed."""
+    return _partitions
 
 
 def _worker_name() -> str:
@@ -128,8 +134,11 @@ def probe_partition(frame: Any, tables: TablePaths, fen_column: str = "fen", dtz
 
     from .columnar import probe_columns
 
+    global _partitions
     result = probe_columns(worker_tablebase(tables), frame, fen_column=fen_column, dtz=dtz,
                            threads=threads)
+    with _lock:
+        _partitions += 1
     return pd.concat([frame, result], axis=1)
 
 
