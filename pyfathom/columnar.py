@@ -241,13 +241,34 @@ def _probe_batch(pa: Any, tb: Any, batch: Any, layout: _Layout, first_row: int, 
 def _result_arrays(pa: Any, rows: ProbedRows, dtz: bool) -> list[Any]:
     """wdl, [dtz,] status as Arrow arrays (nulls where a value is missing)."""
     probed = rows.probed
-    arrays = [pa.array(probed.wdl, type=pa.int8(), mask=probed.wdl == batchio.WDL_FAILED)]
+    arrays = [_with_nulls(pa, pa.int8(), probed.wdl, batchio.WDL_FAILED)]
     if dtz:
         assert probed.dtz is not None
-        arrays.append(pa.array(probed.dtz, type=pa.int16(), mask=probed.dtz == batchio.DTZ_FAILED))
-    codes = pa.array(probed.status.astype(np.int8), type=pa.int8())
-    arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(STATUS_NAMES, type=pa.string())))
+        arrays.append(_with_nulls(pa, pa.int16(), probed.dtz, batchio.DTZ_FAILED))
+    codes = pa.Array.from_buffers(pa.int8(), len(probed.status),
+                                  [None, pa.py_buffer(probed.status.astype(np.int8))])
+    arrays.append(pa.DictionaryArray.from_arrays(codes, _status_names(pa)))
     return arrays
+
+
+def _status_names(pa: Any) -> Any:
+    """STATUS_NAMES as an Arrow string array, built from buffers: ``pa.array``
+    of a list imports pandas (over a second and ~50 MB in the batch command)."""
+    data = "".join(STATUS_NAMES).encode()
+    offsets = np.cumsum([0] + [len(name) for name in STATUS_NAMES], dtype=np.int32)
+    return pa.Array.from_buffers(pa.string(), len(STATUS_NAMES),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def _with_nulls(pa: Any, arrow_type: Any, values: np.ndarray, failed: int) -> Any:
+    """An Arrow array over a numpy array, null where it holds ``failed``.
+    Built from buffers, as :func:`_status_names`."""
+    missing = values == failed
+    validity = None
+    if missing.any():
+        validity = pa.py_buffer(np.packbits(~missing, bitorder="little"))
+    return pa.Array.from_buffers(arrow_type, len(values), [validity, pa.py_buffer(values)],
+                                 null_count=int(missing.sum()))
 
 
 def _result_fields(pa: Any, dtz: bool) -> list[Any]:
