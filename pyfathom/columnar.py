@@ -246,9 +246,14 @@ def _result_arrays(pa: Any, rows: ProbedRows, dtz: bool) -> list[Any]:
         assert probed.dtz is not None
         arrays.append(_with_nulls(pa, pa.int16(), probed.dtz, batchio.DTZ_FAILED))
     codes = pa.Array.from_buffers(pa.int8(), len(probed.status),
-                                  [None, pa.py_buffer(probed.status.astype(np.int8))])
+                                  [None, pa.py_buffer(_NAME_INDEX_OF_CODE[probed.status])])
     arrays.append(pa.DictionaryArray.from_arrays(codes, _status_names(pa)))
     return arrays
+
+
+# A row's status code -> the position of its name in STATUS_NAMES, the
+# dictionary of the status column.
+_NAME_INDEX_OF_CODE = np.array([STATUS_NAMES.index(name) for name in STATUS_NAMES], dtype=np.int8)
 
 
 def _status_names(pa: Any) -> Any:
