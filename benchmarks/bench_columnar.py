@@ -2,10 +2,11 @@
 
     python benchmarks/bench_columnar.py --rows 10000000     # --tables DIR --json
 
-Writes ``benchmarks/bin/columnar-N.parquet`` (once; not committed): a
-``fen`` column of N positions drawn by numpy from a pool of 3,500 positions
+Writes ``benchmarks/bin/columnar-N[-unique].parquet`` (once; not committed):
+a ``fen`` column of N positions drawn by numpy from a pool of 3,500 positions
 over the 35 three- and four-piece tables, with one bad row in 500 (an
-unparsable FEN), in row groups of 1,048,576 rows (pyarrow's default).  Then
+unparsable FEN), in row groups of 1,048,576 rows (pyarrow's default);
+``--unique`` gives nearly every row its own move counters.  Then
 runs ``pyfathom batch FILE -o OUT.parquet`` in a child process and reports
 its wall time, rows per second and peak RSS (VmHWM, Linux), and checks the
 output has one row per input row.
@@ -46,10 +47,17 @@ def fen_pool(seed: int = 15, per_table: int = 100) -> list[str]:
     return [b.fen() for b in boards]
 
 
-def make_parquet(path: Path, rows: int, *, row_group: int = ROW_GROUP, seed: int = 15) -> Path:
-    """A Parquet file of ``rows`` FENs (kept when it already has that many rows)."""
+def make_parquet(path: Path, rows: int, *, row_group: int = ROW_GROUP, seed: int = 15,
+                 unique: bool = False) -> Path:
+    """A Parquet file of ``rows`` FENs (kept when it already has that many rows).
+
+    With ``unique``, each FEN gets a random halfmove clock (0..99) and move
+    number (1..60,000: the FEN parser takes up to 65,535), so that nearly every string differs and Parquet's
+    dictionary encoding cannot shrink the column (the file is then about
+    20 bytes a row instead of 1.5)."""
     import numpy as np
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     if path.exists():
@@ -58,7 +66,10 @@ def make_parquet(path: Path, rows: int, *, row_group: int = ROW_GROUP, seed: int
                 return path
         except Exception:  # a damaged leftover: write it again
             pass
-    pool = pa.array(fen_pool(seed) + ["not a fen"] * 7, type=pa.string())  # 7 in 3,507: 1 in 500
+    fens = fen_pool(seed)
+    if unique:
+        fens = [" ".join(fen.split()[:4]) for fen in fens]
+    pool = pa.array(fens + ["not a fen"] * 7, type=pa.string())  # 7 in 3,507: 1 in 500
     rng = np.random.default_rng(seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_suffix(".tmp")
@@ -66,8 +77,12 @@ def make_parquet(path: Path, rows: int, *, row_group: int = ROW_GROUP, seed: int
     with pq.ParquetWriter(temp, schema) as writer:
         for start in range(0, rows, row_group):
             n = min(row_group, rows - start)
-            writer.write_table(pa.table({"fen": pool.take(pa.array(rng.integers(0, len(pool), n)))}),
-                               row_group_size=row_group)
+            column = pool.take(pa.array(rng.integers(0, len(pool), n)))
+            if unique:
+                column = pc.binary_join_element_wise(
+                    column, pc.cast(pa.array(rng.integers(0, 100, n)), pa.string()),
+                    pc.cast(pa.array(rng.integers(1, 60_001, n)), pa.string()), " ")
+            writer.write_table(pa.table({"fen": column}), row_group_size=row_group)
     os.replace(temp, path)
     return path
 
@@ -95,11 +110,15 @@ def main() -> int:
     parser.add_argument("--tables", type=Path, help="table directory (default: the tests' tables)")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--dtz", action="store_true", help="also probe DTZ")
+    parser.add_argument("--unique", action="store_true",
+                        help="nearly every FEN different (random move counters): a file that "
+                             "dictionary encoding cannot shrink")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     tables = args.tables or default_tables()
     start = time.perf_counter()
-    source = make_parquet(BIN / f"columnar-{args.rows}.parquet", args.rows)
+    name = f"columnar-{args.rows}{'-unique' if args.unique else ''}.parquet"
+    source = make_parquet(BIN / name, args.rows, unique=args.unique)
     made = time.perf_counter() - start
     runs = [run_batch(source, tables, ["--dtz"] if args.dtz else []) for _ in range(args.runs)]
     result = {

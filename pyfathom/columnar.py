@@ -390,7 +390,9 @@ class _Source:
             if fmt == "parquet":
                 import pyarrow.parquet as pq
 
-                parquet = pq.ParquetFile(path)
+                # Buffered reads: a row group's column chunk is read page by page,
+                # not whole (tens of MB for a million rows of distinct FENs).
+                parquet = pq.ParquetFile(path, buffer_size=1 << 20)
                 self._closers.append(parquet)
                 self.schema = parquet.schema_arrow
                 self.total_rows = parquet.metadata.num_rows
