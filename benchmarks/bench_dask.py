@@ -79,7 +79,7 @@ def main() -> int:
     try:
         for name, workers in (("dask1", 1), ("dask2", 2)):
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               host="127.0.0.1", dashboard_address=None,
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                                silence_logs=logging.ERROR)
             client = distributed.Client(cluster, set_as_default=False)
             client.run(open_tables, tables)  # opened before timing

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -41,3 +43,23 @@ def test_bench_python_runs(syzygy_dir: Path) -> None:
                 "--oracle-positions", "10", "--runs", "1", "--min-seconds", "0",
                 "--batch-lines", "0")
     assert proc.returncode == 0 and "probe_wdl" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_bench_columnar_runs(syzygy_dir: Path) -> None:
+    pytest.importorskip("pyarrow", reason="needs the [arrow] extra")
+    proc = _run("bench_columnar.py", "--tables", str(syzygy_dir), "--rows", "3000", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["all_rows_written"] and res["peak_rss_mb"][0] > 0 and res["rows_per_sec"][0] > 0
+
+
+def test_bench_dask_runs(syzygy_dir: Path) -> None:
+    pytest.importorskip("distributed", reason="needs the [dask] extra")
+    proc = _run("bench_dask.py", "--tables", str(syzygy_dir), "--rows", "4000", "--row-group", "1000",
+                "--rounds", "1", "--json")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
+    res = json.loads(proc.stdout)
+    assert res["partitions"] == 4
+    for name in ("plain", "plain_all_cores", "dask1", "dask2"):
+        assert res["rows_per_sec"][name]["median"] > 0, name
+    assert res["dask1_vs_plain"]["median"] > 0 and res["dask2_vs_dask1"]["median"] > 0

@@ -346,3 +346,15 @@ def test_million_row_parquet_flat_memory(tmp_path: Path, syzygy_dir: Path) -> No
     maxrss_mb = int(proc.stderr.split("maxrss_kb ")[1].split()[0]) / 1024
     assert maxrss_mb < 250, f"peak RSS {maxrss_mb:.0f} MB"
     assert pq.ParquetFile(out).metadata.num_rows == 1_000_000
+
+
+def test_text_output_format_follows_the_suffix(tmp_path: Path, syzygy_dir: Path, capsys: Any) -> None:
+    """-o X.jsonl writes JSON lines without --format; --format still wins."""
+    src = tmp_path / "in.fen"
+    src.write_text("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1\n")
+    out = tmp_path / "out.jsonl"
+    code, _, err = run(["batch", str(src), "--tables", str(syzygy_dir), "-o", str(out)], capsys)
+    assert code == 0, err
+    assert out.read_text() == '{"fen": "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1", "wdl": -2, "dtz": null, "status": "ok"}\n'
+    code, _, err = run(["batch", str(src), "--tables", str(syzygy_dir), "-o", str(out), "--format", "csv"], capsys)
+    assert code == 0 and out.read_text().startswith("fen,wdl,dtz,status\n")

@@ -48,7 +48,7 @@ SLOW_UNDER_ASAN = pytest.mark.skipif(
 def cluster() -> Any:
     """Two worker processes, one thread each, everything bound to 127.0.0.1."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   silence_logs=logging.CRITICAL) as local, \
             distributed.Client(local) as client:
         yield local, client
