@@ -22,7 +22,7 @@ python-chess board is built.
 
 Result columns: ``wdl`` (int8) and ``dtz`` (int16) are null where a row
 could not be probed; ``status`` (dictionary of strings) is one of
-``pyfathom.batchio.STATUS_NAMES``: ``ok``, ``invalid_fen``, ``castling``,
+``pyfathom.batch_files.STATUS_NAMES``: ``ok``, ``invalid_fen``, ``castling``,
 ``too_many_pieces``, ``missing_table``, ``invalid_position``,
 ``corrupt_table``, ``failed``, ``line_too_long``.  Rows of the bitboard
 layout with a null, an ``ep`` outside 0..63 or a ``turn`` other than 0/1 are
@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from . import batchio
-from ._columnar_cli import FORMAT_NAMES
-from .batchio import CHUNK_LINES, MAX_LINE, STATUS_NAMES, BatchStats, Chunk, Parsed, ProbedChunk
+from . import batch_files
+from ._types import FAILED, FAILED_DTZ, Status
+from .batch_files import CHUNK_LINES, MAX_LINE, STATUS_NAMES, BatchStats, Chunk, Parsed, ProbedChunk
 
 __all__ = [
     "BITBOARD_COLUMNS",
@@ -54,6 +54,7 @@ __all__ = [
     "ColumnarError",
     "probe_columns",
     "run_columnar_batch",
+    "format_of",
 ]
 
 BITBOARD_COLUMNS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights",
@@ -61,6 +62,26 @@ BITBOARD_COLUMNS = ("white", "black", "kings", "queens", "rooks", "bishops", "kn
 """The bitboard layout's columns, in the order of ``probe_wdl_bitboards``."""
 
 RESULT_COLUMNS = ("wdl", "dtz", "status")
+
+# Suffix -> format. "arrow" is Arrow IPC: the file format, or the stream
+# format for ".arrows" (the suffix decides how it is written; reading tries both).
+_SUFFIX_FORMATS = {
+    ".parquet": "parquet", ".pq": "parquet",
+    ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow", ".arrows": "arrow",
+    ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+}
+COLUMNAR_FORMATS = ("parquet", "arrow")
+FORMAT_NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC"}
+
+
+def format_of(path: str, default: str) -> str:
+    """The format a path's suffix names (``parquet``, ``arrow``, ``csv``,
+    ``jsonl``), else ``default``.
+
+    >>> format_of("labels.parquet", "text"), format_of("x.FEN", "text"), format_of("o.arrows", "csv")
+    ('parquet', 'text', 'arrow')
+    """
+    return _SUFFIX_FORMATS.get(os.path.splitext(path)[1].lower(), default)
 
 ARROW_EXTRA = 'pip install "pyfathom-syzygy[arrow]"'
 
@@ -126,7 +147,7 @@ def _plain_strings(pa: Any, column: Any, name: str) -> Any:
 
 
 def _text_chunk(pa: Any, column: Any, name: str, first_row: int) -> tuple[Chunk, np.ndarray]:
-    """The rows of a string column as a batchio Chunk (the C parser reads the
+    """The rows of a string column as a batch_files Chunk (the C parser reads the
     bytes as they are), and which rows are null."""
     column = _plain_strings(pa, column, name)
     n = len(column)
@@ -228,23 +249,23 @@ def _probe_batch(pa: Any, tb: Any, batch: Any, layout: _Layout, first_row: int, 
                  dtz: bool, threads: int | None) -> ProbedRows:
     if layout.fen_column is not None:
         chunk, nulls = _text_chunk(pa, batch.column(layout.fen_column), layout.fen_column, first_row)
-        probed = batchio.probe_chunk(tb, chunk, dtz=dtz, threads=threads)
+        probed = batch_files.probe_chunk(tb, chunk, dtz=dtz, threads=threads)
         reasons = {i: f"{layout.fen_column} is null" for i in np.flatnonzero(nulls).tolist()}
     else:
         chunk, parsed, reasons = _bitboard_parsed(pa, batch, first_row)
-        probed = batchio.probe_parsed(tb, chunk, parsed, dtz=dtz, threads=threads)
+        probed = batch_files.probe_parsed(tb, chunk, parsed, dtz=dtz, threads=threads)
         if reasons:
-            probed.status[np.fromiter(reasons, dtype=np.intp)] = batchio.INVALID_POSITION
+            probed.status[np.fromiter(reasons, dtype=np.intp)] = Status.INVALID_POSITION
     return ProbedRows(probed, reasons, layout, batch)
 
 
 def _result_arrays(pa: Any, rows: ProbedRows, dtz: bool) -> list[Any]:
     """wdl, [dtz,] status as Arrow arrays (nulls where a value is missing)."""
     probed = rows.probed
-    arrays = [_with_nulls(pa, pa.int8(), probed.wdl, batchio.WDL_FAILED)]
+    arrays = [_with_nulls(pa, pa.int8(), probed.wdl, FAILED)]
     if dtz:
         assert probed.dtz is not None
-        arrays.append(_with_nulls(pa, pa.int16(), probed.dtz, batchio.DTZ_FAILED))
+        arrays.append(_with_nulls(pa, pa.int16(), probed.dtz, FAILED_DTZ))
     codes = pa.Array.from_buffers(pa.int8(), len(probed.status),
                                   [None, pa.py_buffer(_NAME_INDEX_OF_CODE[probed.status])])
     arrays.append(pa.DictionaryArray.from_arrays(codes, _status_names(pa)))
@@ -253,7 +274,8 @@ def _result_arrays(pa: Any, rows: ProbedRows, dtz: bool) -> list[Any]:
 
 # A row's status code -> the position of its name in STATUS_NAMES, the
 # dictionary of the status column.
-_NAME_INDEX_OF_CODE = np.array([STATUS_NAMES.index(name) for name in STATUS_NAMES], dtype=np.int8)
+_NAME_INDEX_OF_CODE = np.array([STATUS_NAMES.index(name) for name in batch_files._NAME_OF_CODE],
+                               dtype=np.int8)
 
 
 def _status_names(pa: Any) -> Any:

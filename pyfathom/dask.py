@@ -32,9 +32,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ._columnar_cli import FORMAT_NAMES
 
-__all__ = ["probe_dataframe", "probe_partition", "worker_tablebase", "open_count", "partition_count",
+__all__ = ["probe_dataframe", "probe_parquet_dataset", "probe_partition", "worker_tablebase",
+           "open_count", "partition_count",
            "WorkerTablesError", "DASK_EXTRA"]
 
 DASK_EXTRA = 'pip install "pyfathom-syzygy[dask]"'
@@ -145,7 +145,7 @@ def probe_partition(frame: Any, tables: TablePaths, fen_column: str = "fen", dtz
 def _result_meta(meta: Any, dtz: bool) -> Any:
     import pandas as pd
 
-    from .batchio import STATUS_NAMES
+    from .batch_files import STATUS_NAMES
 
     columns: dict[str, Any] = {"wdl": pd.array([], dtype="Int8")}
     if dtz:
@@ -178,76 +178,45 @@ def probe_dataframe(frame: Any, tables: str | os.PathLike[str] | Sequence[str | 
                                 meta=_result_meta(meta, dtz))
 
 
-# --- pyfathom batch --dask ------------------------------------------------------------
+# --- a Parquet dataset through a cluster (pyfathom batch --dask) ----------------------
 
 
-def run_batch_command(args: Any) -> int:
-    """``pyfathom batch DATASET --dask SCHEDULER -o OUT_DIR``: a Parquet
-    file or dataset through a Dask cluster into a Parquet dataset (one file
-    per partition), written under a temporary name and renamed when complete."""
-    import time
+def probe_parquet_dataset(scheduler: str, source: str, output: str, tables: TablePaths = None, *,
+                          fen_column: str = "fen", dtz: bool = False,
+                          threads: int | None = 1) -> dict[str, int]:
+    """Probe a Parquet file or dataset directory on the cluster at
+    ``scheduler`` into a Parquet dataset at ``output`` (one file per
+    partition, written by the workers, so on a filesystem they all reach).
 
-    from .cli import EXIT_FAIL, EXIT_OK, CliError, _err
-    from .columnar import ColumnarError, MissingExtraError, same_file
+    The dataset is written under a temporary name beside ``output`` and
+    renamed when complete; ``output`` must not exist (or be an empty
+    directory).  Returns the rows per status name (read back from the
+    written ``status`` column).
+    """
+    import shutil
 
-    try:
-        dd = _require_dask()
-    except MissingExtraError as e:
-        raise CliError(str(e)) from None
-    if args.input_format != "parquet":
-        raise CliError(f"--dask reads a Parquet file or dataset directory, not "
-                       f"{FORMAT_NAMES.get(args.input_format, 'FEN/EPD text')} "
-                       f"(--input-format parquet for a directory)")
-    if not args.output or args.output == "-":
-        raise CliError("--dask writes a Parquet dataset: -o DIRECTORY")
-    if args.strict:
-        raise CliError("--strict is not supported with --dask (the status column says which rows failed)")
-    if not os.path.exists(args.file):
-        raise CliError(f"cannot read {args.file}: no such file or directory")
-    if same_file(args.file, args.output):
-        raise CliError(f"the output {args.output} is the input: write the results elsewhere")
-    if os.path.exists(args.output) and (not os.path.isdir(args.output) or os.listdir(args.output)):
-        raise CliError(f"{args.output} already exists: remove it or choose another output directory")
-    # Paths as the workers will see them: absolute (they run elsewhere).
-    from . import download
+    dd = _require_dask()
+    import distributed
 
-    tables = (tuple(str(p.resolve()) for p in download.table_dirs(args.tables)[0])
-              if args.tables else None)
-    start = time.monotonic()
-    output = os.path.abspath(args.output)
+    from .columnar import ColumnarError, same_file
+
+    if same_file(source, output):
+        raise ColumnarError(f"the output {output} is the input: write the results elsewhere")
+    if os.path.exists(output) and (not os.path.isdir(output) or os.listdir(output)):
+        raise ColumnarError(f"{output} already exists: remove it or choose another output directory")
+    output = os.path.abspath(output)
     temp = os.path.join(os.path.dirname(output), f".{os.path.basename(output)}.part-{os.getpid()}")
+    client_class: Any = distributed.Client  # untyped constructor
     try:
-        import distributed
-
-        client_class: Any = distributed.Client  # untyped constructor
-        with client_class(args.dask, timeout="20s"):
-            frame = dd.read_parquet(os.path.abspath(args.file))
-            labelled = probe_dataframe(frame, tables, fen_column=args.fen_column, dtz=args.dtz,
-                                       threads=args.threads or 1)
+        with client_class(scheduler, timeout="20s"):
+            frame = dd.read_parquet(os.path.abspath(source))
+            labelled = probe_dataframe(frame, tables, fen_column=fen_column, dtz=dtz, threads=threads)
             labelled.to_parquet(temp, write_index=False)
             counts = dd.read_parquet(temp, columns=["status"])["status"].value_counts().compute()
-    except (ColumnarError, WorkerTablesError) as e:
-        _remove_tree(temp)
-        raise CliError(str(e)) from None
-    except OSError as e:  # the scheduler cannot be reached, a file cannot be written
-        _remove_tree(temp)
-        raise CliError(f"Dask run through {args.dask} failed: {e}") from None
     except BaseException:
-        _remove_tree(temp)
+        shutil.rmtree(temp, ignore_errors=True)
         raise
     if os.path.isdir(output):
         os.rmdir(output)  # empty (checked above)
     os.replace(temp, output)
-    by_status = {str(k): int(v) for k, v in counts.items() if int(v)}
-    total = sum(by_status.values())
-    ok = by_status.get("ok", 0)
-    parts = ", ".join(f"{n} {name}" for name, n in sorted(by_status.items()) if name != "ok")
-    _err(f"{total} rows: {ok} probed, {total - ok} bad" + (f" ({parts})" if parts else "")
-         + f" in {time.monotonic() - start:.2f}s on {args.dask}; results in {args.output}")
-    return EXIT_FAIL if total != ok else EXIT_OK
-
-
-def _remove_tree(path: str) -> None:
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True)
+    return {str(name): int(count) for name, count in counts.items() if int(count)}

@@ -22,7 +22,7 @@ pa = pytest.importorskip("pyarrow", reason="needs pyarrow: the [arrow] extra")
 pq = pytest.importorskip("pyarrow.parquet", reason="needs pyarrow: the [arrow] extra")
 pd = pytest.importorskip("pandas", reason="needs pandas (with the [dask] extra)")
 
-from pyfathom import batchio, columnar  # noqa: E402
+from pyfathom import batch_files, columnar  # noqa: E402
 from pyfathom.cli import main  # noqa: E402
 
 from conftest import SANITIZED  # noqa: E402
@@ -31,7 +31,7 @@ from test_cli import BAD_LINES, make_batch_input  # noqa: E402
 BITBOARDS = list(columnar.BITBOARD_COLUMNS)
 
 # Bad rows beyond the text batch's: an overlong line and a FEN of a missing table.
-EXTRA_BAD = {2200: "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1" + " " * (batchio.MAX_LINE + 10) + "x"}
+EXTRA_BAD = {2200: "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1" + " " * (batch_files.MAX_LINE + 10) + "x"}
 
 
 def run(args: list[str], capsys: Any) -> tuple[int, str, str]:
@@ -117,7 +117,7 @@ def test_small_slices_and_wdl_only(batch_lines: tuple[Path, list[str]], syzygy_d
     inp = tmp_path / "in.parquet"
     pq.write_table(pa.table({"fen": lines}), inp, row_group_size=500)
     results = []
-    for rows in (7, batchio.CHUNK_LINES):
+    for rows in (7, batch_files.CHUNK_LINES):
         out = tmp_path / f"out{rows}.parquet"
         stats = columnar.run_columnar_batch(tablebase, str(inp), str(out), input_format="parquet",
                                             output_format="parquet", threads=1, batch_rows=rows)

@@ -22,12 +22,11 @@ MODULES = [
     "pyfathom._tablebase",
     "pyfathom.fathom",
     "pyfathom.columnar",
-    "pyfathom._columnar_cli",
 ]
 
 # Modules whose docstrings must hold examples (so a finder bug cannot pass).
 WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom.fathom",
-                 "pyfathom.columnar", "pyfathom._columnar_cli"}
+                 "pyfathom.columnar"}
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,151 @@
+"""``pyfathom batch`` on Parquet / Arrow files and through Dask: the batch
+command's extra options (:func:`add_batch_arguments`) and the code that runs
+it when a side is columnar or ``--dask`` is given (:func:`handles`,
+:func:`run`); :mod:`pyfathom.columnar` and :mod:`pyfathom.dask` do the work.
+Building the parser imports neither numpy nor pyarrow."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from ._common import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, err, open_tables
+from .batch import MAX_REPORTED
+
+
+def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    """The batch command's options for columnar files and Dask."""
+    parser.add_argument("--input-format", choices=("text", "parquet", "arrow"),
+                        help="input format (default: from the suffix: .parquet/.pq, "
+                             ".arrow/.feather/.ipc/.arrows, else FEN/EPD text)")
+    parser.add_argument("--fen-column", default="fen", metavar="NAME",
+                        help="Parquet/Arrow input: the column of FENs (default: fen; without "
+                             "it, the bitboard columns white..pawns, ep, turn)")
+    parser.add_argument("--dask", metavar="SCHEDULER",
+                        help="run a Parquet file or dataset directory through a Dask cluster "
+                             "(address like tcp://host:8786) into a Parquet dataset, -o DIRECTORY "
+                             "(needs pyfathom-syzygy[dask])")
+
+
+def handles(args: argparse.Namespace) -> bool:
+    """Resolve the batch command's formats from the suffixes; True when this
+    module runs it (a Parquet/Arrow side, or --dask), False for text in and
+    text out (``args.format`` is then csv or jsonl)."""
+    from pyfathom.columnar import COLUMNAR_FORMATS, FORMAT_NAMES, format_of
+
+    output = args.output if args.output and args.output != "-" else None
+    if args.dask:
+        args.input_format = args.input_format or "parquet"  # a dataset is often a directory
+    args.input_format = args.input_format or format_of(args.file, "text")
+    if args.input_format in ("csv", "jsonl"):
+        args.input_format = "text"
+    args.format = args.format or (format_of(output, "csv") if output else "csv")
+    if args.dask:
+        return True
+    columnar_in = args.input_format in COLUMNAR_FORMATS
+    columnar_out = args.format in COLUMNAR_FORMATS
+    if not columnar_in and not columnar_out:
+        return False
+    if columnar_in and not columnar_out:
+        raise CliError(f"a {FORMAT_NAMES[args.input_format]} input gives Parquet or Arrow output: "
+                       f"-o FILE.parquet or -o FILE.arrow (or --format parquet / arrow)")
+    if columnar_out and not columnar_in:
+        raise CliError(f"{FORMAT_NAMES[args.format]} output needs a Parquet or Arrow input "
+                       f"(FEN/EPD text gives csv or jsonl)")
+    if output is None:
+        raise CliError(f"{FORMAT_NAMES[args.format]} output needs a file: -o FILE")
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    """``pyfathom batch`` for Parquet / Arrow files (or ``--dask``)."""
+    from pyfathom.columnar import MissingExtraError, require_pyarrow
+
+    if args.threads is not None and args.threads < 0:
+        raise CliError(f"--threads must be >= 0, not {args.threads}")
+    try:
+        require_pyarrow()
+        if args.dask:
+            return _run_dask(args)
+    except MissingExtraError as e:
+        raise CliError(str(e)) from None
+    return _run_file(args)
+
+
+def _run_file(args: argparse.Namespace) -> int:
+    from pyfathom.columnar import ColumnarError, run_columnar_batch
+
+    if args.file != "-" and not os.path.isfile(args.file):
+        raise CliError(f"cannot read {args.file}: "
+                       f"{'is a directory' if os.path.isdir(args.file) else 'no such file'}")
+    tb = open_tables(args.tables)
+    bar = ProgressBar("batch", "rows")
+    reported = 0
+
+    def on_bad(row: int, text: str, reason: str) -> None:
+        nonlocal reported
+        reported += 1
+        if reported <= MAX_REPORTED:
+            bar.close()
+            shown = text if len(text) <= 100 else text[:97] + "..."
+            err(f"{args.file}: row {row}: {reason}: {shown!r}")
+        elif reported == MAX_REPORTED + 1:
+            bar.close()
+            err("more bad rows not shown (see the status column)")
+
+    try:
+        stats = run_columnar_batch(
+            tb, args.file, args.output, input_format=args.input_format, output_format=args.format,
+            fen_column=args.fen_column, dtz=args.dtz, threads=args.threads, strict=args.strict,
+            on_bad=on_bad, progress=lambda done, total: bar.update(done, total))
+    except ColumnarError as e:
+        raise CliError(str(e)) from None
+    finally:
+        bar.close()
+        tb.close()
+    parts = ", ".join(f"{count} {name}" for name, count in (stats.by_status or {}).items()
+                      if name != "ok" and count)
+    summary = (f"{stats.lines} rows: {stats.probed} probed, {stats.bad} bad"
+               + (f" ({parts})" if parts else "") + f" in {time.monotonic() - bar.start:.2f}s")
+    if args.strict and stats.bad:
+        summary += "; stopped at the first bad row (--strict)"
+    err(summary)
+    return EXIT_FAIL if stats.bad else EXIT_OK
+
+
+def _run_dask(args: argparse.Namespace) -> int:
+    """A Parquet file or dataset through the cluster at ``--dask`` into a
+    Parquet dataset (:func:`pyfathom.dask.probe_parquet_dataset`)."""
+    from pyfathom import download
+    from pyfathom.columnar import FORMAT_NAMES, ColumnarError
+    from pyfathom.dask import WorkerTablesError, probe_parquet_dataset
+
+    if args.input_format != "parquet":
+        raise CliError(f"--dask reads a Parquet file or dataset directory, not "
+                       f"{FORMAT_NAMES.get(args.input_format, 'FEN/EPD text')}")
+    if not args.output or args.output == "-":
+        raise CliError("--dask writes a Parquet dataset: -o DIRECTORY")
+    if args.strict:
+        raise CliError("--strict is not supported with --dask (the status column says which rows failed)")
+    if not os.path.exists(args.file):
+        raise CliError(f"cannot read {args.file}: no such file or directory")
+    # The workers see the paths as given here, made absolute (they run elsewhere);
+    # without --tables each worker uses its own $SYZYGY_PATH or download directory.
+    tables = (tuple(str(p.resolve()) for p in download.table_dirs(args.tables)[0])
+              if args.tables else None)
+    start = time.monotonic()
+    try:
+        counts = probe_parquet_dataset(args.dask, args.file, args.output, tables,
+                                       fen_column=args.fen_column, dtz=args.dtz,
+                                       threads=args.threads or 1)
+    except (ColumnarError, WorkerTablesError) as e:
+        raise CliError(str(e)) from None
+    except OSError as e:  # the scheduler cannot be reached, a file cannot be written
+        raise CliError(f"the Dask run through {args.dask} failed: {e}") from None
+    total = sum(counts.values())
+    ok = counts.get("ok", 0)
+    parts = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()) if name != "ok")
+    err(f"{total} rows: {ok} probed, {total - ok} bad" + (f" ({parts})" if parts else "")
+        + f" in {time.monotonic() - start:.2f}s on {args.dask}; results in {args.output}")
+    return EXIT_FAIL if total != ok else EXIT_OK
