@@ -33,6 +33,13 @@ def main(argv: list[str]) -> int:
     if not os.path.isabs(runtime):
         print(f"run_sanitized: {cc} has no ASan runtime (libasan.so)", file=sys.stderr)
         return 1
+    # libstdc++ too: ASan intercepts __cxa_throw only if the C++ runtime is
+    # loaded when it starts, and a C++ extension (pyarrow, in the [arrow]
+    # tests) that throws in a plain Python process otherwise aborts on a
+    # failed ASan CHECK.
+    cxx = subprocess.run([cc, "-print-file-name=libstdc++.so.6"], capture_output=True,
+                         text=True).stdout.strip()
+    preload = runtime + (f" {cxx}" if os.path.isabs(cxx) else "")
     with tempfile.TemporaryDirectory(prefix="pyfathom-asan-") as tmp:
         build = Path(tmp)
         shutil.copytree(ROOT / "src", build / "src")
@@ -45,7 +52,7 @@ def main(argv: list[str]) -> int:
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join(filter(None, [str(build), os.environ.get("PYTHONPATH")])),
-            "LD_PRELOAD": runtime,
+            "LD_PRELOAD": preload,
             "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
             "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
             "PYFATHOM_SANITIZED": "1",
