@@ -25,7 +25,6 @@ pd = pytest.importorskip("pandas", reason="needs pandas (with the [dask] extra)"
 from pyfathom import batch_files, columnar  # noqa: E402
 from pyfathom.cli import main  # noqa: E402
 
-from conftest import SANITIZED  # noqa: E402
 from test_cli import BAD_LINES, make_batch_input  # noqa: E402
 
 BITBOARDS = list(columnar.BITBOARD_COLUMNS)
@@ -316,7 +315,6 @@ PEAK_RSS_CODE = (
 
 @pytest.mark.measures_memory
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads VmHWM from /proc/self/status")
-@pytest.mark.skipif(SANITIZED, reason="a million rows under ASan take minutes; the plain run checks it")
 def test_million_row_parquet_flat_memory(tmp_path: Path, syzygy_dir: Path) -> None:
     """1,000,000 rows of distinct FENs in ten row groups: one output row per
     input row, Arrow's memory bounded by a few row groups (reading the whole
