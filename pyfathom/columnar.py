@@ -61,8 +61,6 @@ BITBOARD_COLUMNS = ("white", "black", "kings", "queens", "rooks", "bishops", "kn
                     "pawns", "ep", "turn")
 """The bitboard layout's columns, in the order of ``probe_wdl_bitboards``."""
 
-RESULT_COLUMNS = ("wdl", "dtz", "status")
-
 # Suffix -> format. "arrow" is Arrow IPC: the file format, or the stream
 # format for ".arrows" (the suffix decides how it is written; reading tries both).
 _SUFFIX_FORMATS = {
@@ -239,10 +237,12 @@ class ProbedRows:
     def row_text(self, i: int) -> str:
         if self.layout.fen_column is not None:
             return self.probed.line_text(i)
-        masks = self.probed.parsed.masks
-        values = [f"{name}={int(masks[name][i]):#x}" for name in BITBOARD_COLUMNS[:8]]
-        return " ".join(values + [f"ep={int(self.probed.parsed.ep[i])}",
-                                  f"turn={int(self.probed.parsed.turn[i])}"])
+        # The row as it came in (the masks of a refused row were emptied);
+        # ep and turn first, as messages cut long texts.
+        names = ["ep", "turn"] + list(BITBOARD_COLUMNS[:8])
+        row = self.batch.select(names).slice(i, 1).to_pylist()[0]
+        return " ".join(f"{name}={value:#x}" if isinstance(value, int) and name not in ("ep", "turn")
+                        else f"{name}={value}" for name, value in row.items())
 
 
 def _probe_batch(pa: Any, tb: Any, batch: Any, layout: _Layout, first_row: int, *,

@@ -161,6 +161,7 @@ def test_bitboard_columns(sample_boards: list[chess.Board], syzygy_dir: Path, ta
     for row, reason in ((n, "ep 70 is not in 0..63"), (n + 1, "turn 3 is not in 0..1"),
                         (n + 2, "turn is null")):
         assert f"row {row}: {reason}" in err
+    assert "'ep=70 turn=0 white=0x" in err and "'ep=0 turn=None white=0x" in err  # the rows as given
     result = read_output(out)
     arrays = to_arrays(sample_boards)
     wdl = tablebase.probe_wdl_bitboards(*(arrays[c] for c in BITBOARDS))
