@@ -290,6 +290,13 @@ def test_without_pyarrow_the_message_names_the_extra(tmp_path: Path, syzygy_dir:
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert 'pip install "pyfathom-syzygy[arrow]"' in proc.stderr
+    # Without Dask, --dask names its extra.
+    no_dask = code.replace("sys.modules['pyarrow'] = None", "sys.modules['dask'] = None")
+    proc = subprocess.run([sys.executable, "-c", no_dask, "batch", str(inp), "--dask", "tcp://127.0.0.1:1",
+                           "-o", str(tmp_path / "out"), "--tables", str(syzygy_dir)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    assert 'pip install "pyfathom-syzygy[dask]"' in proc.stderr
     # The text batch does not need it.
     text = tmp_path / "in.fen"
     text.write_text("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1\n")
