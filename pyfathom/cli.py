@@ -597,6 +597,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default: csv)")
     p.add_argument("--strict", action="store_true", help="stop at the first bad line")
     p.set_defaults(func=cmd_batch)
+
+    from pyfathom.server.command import register as register_serve
+    register_serve(sub)
     return parser
 
 
