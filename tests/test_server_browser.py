@@ -119,7 +119,7 @@ def test_explorer_page(server: Server, browser: Any, tmp_path: Path) -> None:
     _check_page(browser, server, start)
 
     # 2. Type a FEN.
-    typed = chess.Board("8/8/8/4k3/8/8/2R5/1K6 w - - 0 1")
+    typed = chess.Board("8/8/8/8/8/2k5/1p6/3K4 b - - 0 1")  # only b1=Q+ and b1=R+ win
     field = browser.find_element(By.ID, "fen-input")
     field.clear()
     field.send_keys(typed.fen())
