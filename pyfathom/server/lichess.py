@@ -210,20 +210,16 @@ def _probe(tb: pyfathom.Tablebase, board: chess.Board) -> tuple[Optional[int], b
 
 
 _PIECE_LETTERS = " PNBRQK"
+_BB_SQUARES = chess.BB_SQUARES
 
 
-def _san(board: chess.Board, move: chess.Move, legal: list[chess.Move],
-         check: bool, mate: bool) -> str:
-    """SAN of a legal ``move`` (as python-chess writes it), given the legal
-    moves of ``board`` and whether the move checks or mates: the move
-    generation for the suffix is the one the caller already made."""
+def _san(board: chess.Board, move: chess.Move, piece: int, capture: bool,
+         rivals: list[int], check: bool, mate: bool) -> str:
+    """SAN of a legal ``move`` of a ``piece`` (as python-chess writes it),
+    given the squares of the other pieces of that type that can reach the
+    same square, and whether the move checks or mates: this reuses the move
+    generation the caller already made."""
     suffix = "#" if mate else "+" if check else ""
-    if board.is_castling(move):
-        side = "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) \
-            else "O-O-O"
-        return side + suffix
-    piece = board.piece_type_at(move.from_square)
-    capture = board.is_capture(move)
     to_name = chess.SQUARE_NAMES[move.to_square]
     if piece == chess.PAWN:
         text = (chess.FILE_NAMES[chess.square_file(move.from_square)] + "x" if capture else "")
@@ -231,10 +227,11 @@ def _san(board: chess.Board, move: chess.Move, legal: list[chess.Move],
         if move.promotion:
             text += "=" + _PIECE_LETTERS[move.promotion]
         return text + suffix
-    text = _PIECE_LETTERS[piece or 0]
-    rivals = [m.from_square for m in legal
-              if m.to_square == move.to_square and m.from_square != move.from_square
-              and board.piece_type_at(m.from_square) == piece]
+    if piece == chess.KING and board.castling_rights and board.is_castling(move):
+        side = "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) \
+            else "O-O-O"
+        return side + suffix
+    text = _PIECE_LETTERS[piece]
     if rivals:
         file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
         same_file = any(chess.square_file(s) == file for s in rivals)
@@ -277,12 +274,29 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]
     """
     halfmoves = board.halfmove_clock
     legal = list(board.generate_legal_moves())
+    them = board.occupied_co[not board.turn]
+    ep_square = board.ep_square
+    piece_type_at = board.piece_type_at
+    # Which pieces of a type reach each square (for SAN's disambiguation).
+    reaching: dict[tuple[int, int], list[int]] = {}
+    pieces = []
+    for move in legal:
+        piece = piece_type_at(move.from_square) or 0
+        pieces.append(piece)
+        if piece != chess.PAWN and piece != chess.KING:
+            reaching.setdefault((move.to_square, piece), []).append(move.from_square)
     rows: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for index, move in enumerate(legal):
-        zeroing = board.is_zeroing(move)
-        captured = board.piece_type_at(move.to_square) if board.is_capture(move) else None
-        if captured is None and board.is_en_passant(move):
+        piece = pieces[index]
+        to_square = move.to_square
+        if them & _BB_SQUARES[to_square]:
+            captured = piece_type_at(to_square)
+        elif piece == chess.PAWN and to_square == ep_square \
+                and chess.square_file(to_square) != chess.square_file(move.from_square):
             captured = chess.PAWN
+        else:
+            captured = None
+        zeroing = piece == chess.PAWN or captured is not None
         board.push(move)
         try:
             check = board.is_check()
@@ -294,15 +308,28 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]
             board.pop()
         mate = check and not moves_left
         stalemate = not check and not moves_left
-        entry = {"uci": move.uci(), "san": _san(board, move, legal, check, mate),
-                 "zeroing": zeroing}
-        entry.update(_info(dtz, precise, mate, stalemate, insufficient))
-        entry["category"] = category(dtz, precise, checkmate=mate,
-                                     drawn=stalemate or insufficient,
-                                     halfmoves=child_clock, halfmoves_before=halfmoves)
+        rivals = [s for s in reaching.get((to_square, piece), ()) if s != move.from_square]
+        cat = category(dtz, precise, checkmate=mate, drawn=stalemate or insufficient,
+                       halfmoves=child_clock, halfmoves_before=halfmoves)
+        entry = {
+            "uci": move.uci(),
+            "san": _san(board, move, piece, captured is not None, rivals, check, mate),
+            "zeroing": zeroing,
+            "dtz": dtz,
+            "precise_dtz": dtz if precise else None,
+            "dtm": None,
+            "dtc": None,
+            "dtw": None,
+            "checkmate": mate,
+            "stalemate": stalemate,
+            "variant_win": False,
+            "variant_loss": False,
+            "insufficient_material": insufficient,
+            "category": cat,
+        }
         child_wins = dtz is not None and dtz > 0
         key = (
-            _RANK[entry["category"]],
+            _RANK[cat],
             not mate,
             (not stalemate, not insufficient),
             zeroing != (not child_wins),
