@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -194,6 +195,64 @@ def run_load(port: int, fens: list[str], connections: int) -> dict[str, Any]:
     }
 
 
+_WRK_SCRIPT = """
+-- One path per line in $BENCH_PATHS; thread i starts at line i * step.
+local paths = {}
+for line in io.lines(os.getenv("BENCH_PATHS")) do paths[#paths + 1] = line end
+local threads = 0
+function setup(thread)
+  thread:set("start", threads)
+  threads = threads + 1
+end
+local index = nil
+function request()
+  if index == nil then index = start * 7919 end
+  index = index + 1
+  return wrk.format("GET", paths[(index % #paths) + 1], {["Accept"] = "application/json"})
+end
+"""
+
+
+def run_wrk(port: int, fens: list[str], connections: int, seconds: float) -> dict[str, Any]:
+    """The same load from Debian's ``wrk`` (C, so the client takes less of
+    the machine): a fixed duration instead of a fixed count."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = Path(tmp) / "paths.txt"
+        paths.write_text("".join("/standard?fen=" + f.replace(" ", "_") + "\n" for f in fens))
+        script = Path(tmp) / "paths.lua"
+        script.write_text(_WRK_SCRIPT)
+        threads = 2
+        cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{int(round(seconds))}s", "--latency",
+               "-s", str(script), f"http://127.0.0.1:{port}"]
+        proc = subprocess.run(cmd, env=dict(os.environ, BENCH_PATHS=str(paths)),
+                             capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"wrk failed: {proc.stdout}{proc.stderr}")
+        out = proc.stdout
+
+    def ms(text: str) -> float:
+        value, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+    pcts = dict(re.findall(r"^\s+(50|90|99)(?:\.0+)?%\s+(\S+)\s*$", out, re.M))
+    if len(pcts) != 3:
+        raise RuntimeError(f"cannot read wrk's latency distribution: {out}")
+    total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {
+        "requests": total,
+        "non_200": int(bad.group(1)) if bad else 0,
+        "seconds": seconds,
+        "requests_per_sec": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
+        "p50_ms": round(ms(pcts["50"]), 2),
+        "p90_ms": round(ms(pcts["90"]), 2),
+        "p99_ms": round(ms(pcts["99"]), 2),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=Path, help="table directory (default: the tests' tables)")
@@ -203,14 +262,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=64, help="concurrent connections (default 64)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes per server (default 2)")
     parser.add_argument("--skip-reference", action="store_true", help="measure pyfathom only")
+    parser.add_argument("--client", choices=("auto", "python", "wrk"), default="auto",
+                        help="load client: Debian's wrk (a fixed duration; the default when "
+                             "installed: written in C, it takes less of the machine) or this "
+                             "script's asyncio client (a fixed number of requests)")
+    parser.add_argument("--seconds", type=float, default=15.0,
+                        help="with --client wrk: seconds per server (default 15)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 
+    if args.client == "auto":
+        args.client = "wrk" if shutil.which("wrk") else "python"
     tables = args.tables or common.default_tables()
     count = max(args.requests, args.reference_requests)
     position_file = common.make_positions(common.BIN / f"positions-{count}.txt", count)
     fens = common.read_fens(position_file)
-    result: dict[str, Any] = {"workers": args.workers, "connections": args.connections,
+    result: dict[str, Any] = {"client": args.client, "workers": args.workers,
+                              "connections": args.connections,
                               "cpus": os.cpu_count()}
     kinds = [("pyfathom", args.requests)]
     if not args.skip_reference:
@@ -219,7 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         port = _free_port()
         proc = _start(kind, tables, args.workers, port)
         try:
-            result[kind] = run_load(port, fens[:n], args.connections)
+            if args.client == "wrk":
+                run_load(port, fens[:200], 8)  # warm-up
+                result[kind] = run_wrk(port, fens[:max(n, 1)], args.connections, args.seconds)
+            else:
+                result[kind] = run_load(port, fens[:n], args.connections)
         finally:
             _stop(proc)
     if not args.skip_reference:
@@ -229,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     print(f"GET /standard, distinct 3-4-piece positions, {args.connections} connections, "
-          f"{args.workers} workers per server, {os.cpu_count()} CPUs (client on the same machine)")
+          f"{args.workers} workers per server, {os.cpu_count()} CPUs, client: {args.client} "
+          "(on the same machine)")
     print(f"{'server':<14}{'requests':>9}{'non-200':>8}{'req/s':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}")
     for kind, _n in kinds:
         r = result[kind]
