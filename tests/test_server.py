@@ -439,3 +439,63 @@ def test_fuzz_never_500(server: Server) -> None:
         assert status == 200 or isinstance(doc.get("error"), str), (path, doc)
     assert statuses.get(200, 0) > 20 and statuses.get(400, 0) > 100, statuses
     assert server.get_json("/standard?fen=8/8/8/8/8/8/2Rk4/1K6_b")[0] == 200
+
+
+def test_lichess_module_doctests(syzygy_dir: Path) -> None:
+    import doctest
+
+    import pyfathom
+    from pyfathom.server import lichess
+
+    result = doctest.testmod(lichess, extraglobs={"TABLES": str(syzygy_dir), "chess": chess,
+                                                  "pyfathom": pyfathom},
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+                             report=True)
+    assert result.attempted >= 8 and result.failed == 0, result
+
+
+def _serve(*args: str) -> Any:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "pyfathom", "serve", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_serve_command_errors(syzygy_dir: Path, tmp_path: Path) -> None:
+    import socket
+
+    proc = _serve("--tables", str(tmp_path))
+    assert proc.returncode == 1 and "no Syzygy tables found" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = _serve("--tables", str(syzygy_dir), "--workers", "0")
+    assert proc.returncode == 1 and proc.stderr.strip() == "pyfathom: --workers must be >= 1, not 0"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = _serve("--tables", str(syzygy_dir), "--port", str(port))
+    assert proc.returncode == 1 and "cannot serve on 127.0.0.1" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    proc = _serve("--help")
+    assert proc.returncode == 0 and "--workers" in proc.stdout and "127.0.0.1" in proc.stdout
+
+
+def test_two_worker_processes(syzygy_dir: Path) -> None:
+    """--workers 2: uvicorn's worker processes answer, all the same."""
+    import http.client
+
+    fen = "8/8/8/8/8/2k5/1p6/3K4_b_-_-_0_1"
+    with serving(syzygy_dir, "--workers", "2", "--cache", "0") as server:
+        want = server.get_json("/standard?fen=" + fen)
+        assert want[0] == 200
+        # Fresh connections, so that both workers get some of them.
+        for _ in range(40):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            conn.request("GET", "/standard?fen=" + fen)
+            response = conn.getresponse()
+            assert (response.status, json.loads(response.read())) == want
+            conn.close()
+        children = [line for line in open(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
+                    .read().split()] if Path(f"/proc/{server.proc.pid}/task").is_dir() else ["?", "?"]
+        assert len(children) >= 2, children

@@ -201,7 +201,7 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         if directory.is_dir():
             tb.add_directory(str(directory))
     cache = _AnswerCache(cache_size)
-    static = {name: resources.files("pyfathom.server").joinpath("static", name).read_bytes()
+    static = {name: resources.files("pyfathom.server").joinpath("static").joinpath(name).read_bytes()
               for name in (*_STATIC, "index.html")}
 
     def render(route: str, fen_text: str, fmt: str) -> bytes:

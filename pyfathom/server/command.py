@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
+import sys
 from typing import Any
 
 __all__ = ["register", "run"]
@@ -33,6 +35,24 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _check_bind(host: str, port: int) -> None:
+    """Raise CliError with a one-line reason when ``host:port`` cannot be
+    bound (uvicorn would log it and exit with status 3)."""
+    from pyfathom.cli import CliError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as e:
+        raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as e:
+            raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with ``args.workers`` worker processes; returns when it stops."""
     from pyfathom.cli import CliError, _open_tables
@@ -44,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise CliError(f"pyfathom serve needs the [server] extra ({e.name} is missing): "
                        "pip install 'pyfathom-syzygy[server]'") from None
-    if not 0 <= args.port <= 65535:
-        raise CliError(f"--port must be 0..65535, not {args.port}")
+    if not 1 <= args.port <= 65535:
+        raise CliError(f"--port must be 1..65535, not {args.port}")
     if args.workers < 1:
         raise CliError(f"--workers must be >= 1, not {args.workers}")
     if args.cache is not None and args.cache < 0:
@@ -57,6 +77,11 @@ def run(args: argparse.Namespace) -> int:
     os.environ[server_app.ENV_TABLES] = os.pathsep.join(str(d) for d in dirs)
     if args.cache is not None:
         os.environ[server_app.ENV_CACHE] = str(args.cache)
+    _check_bind(args.host, args.port)
+    sys.stderr.write(f"pyfathom: serving the tables of {os.environ[server_app.ENV_TABLES]} on "
+                     f"http://{args.host}:{args.port}/ ({args.workers} worker"
+                     f"{'s' if args.workers > 1 else ''}); Ctrl-C stops\n")
+    sys.stderr.flush()
     try:
         uvicorn.run("pyfathom.server.app:app_from_environment", factory=True,
                     host=args.host, port=args.port, workers=args.workers,
