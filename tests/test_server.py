@@ -499,3 +499,22 @@ def test_two_worker_processes(syzygy_dir: Path) -> None:
         children = [line for line in open(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children")
                     .read().split()] if Path(f"/proc/{server.proc.pid}/task").is_dir() else ["?", "?"]
         assert len(children) >= 2, children
+
+
+def test_bench_server_runs(syzygy_dir: Path) -> None:
+    """benchmarks/bench_server.py runs (tiny sizes; speed is measured there,
+    never asserted here)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_server.py"), "--tables", str(syzygy_dir),
+         "--client", "python", "--requests", "300", "--reference-requests", "20",
+         "--connections", "8", "--workers", "1", "--json"],
+        capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["pyfathom"]["requests"] == 300 and result["pyfathom"]["non_200"] == 0
+    assert result["python-chess"]["requests"] == 20 and result["python-chess"]["non_200"] == 0
+    assert result["ratio_requests_per_sec"] > 0

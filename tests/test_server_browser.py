@@ -45,7 +45,12 @@ def browser() -> Iterator[Any]:
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                  "--window-size=1100,900", "--disable-extensions", "--no-first-run"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    # The browser is not Python: no ASan runtime preloaded into it in the
+    # sanitized run (tests/run_sanitized.py).
+    from conftest import native_env
+
+    service = Service(executable_path=str(CHROMEDRIVER), env=native_env())
+    driver = webdriver.Chrome(service=service, options=options)
     driver.set_page_load_timeout(60)
     try:
         yield driver
