@@ -19,9 +19,9 @@ def register(subparsers: Any) -> None:
                     "GET /standard/mainline, JSON or CBOR), POST /standard/batch, and an "
                     "explorer page at /. Needs the [server] extra "
                     "(pip install 'pyfathom-syzygy[server]'). Binds to 127.0.0.1 by default.")
-    p.add_argument("--tables", action="append", metavar="DIR",
-                   help="table directory (repeatable); default: $SYZYGY_PATH, else the "
-                        "download directory")
+    from pyfathom.cli._common import add_tables_argument
+
+    add_tables_argument(p)
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=9000, help="port (default: 9000)")
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
 def _check_bind(host: str, port: int) -> None:
     """Raise CliError with a one-line reason when ``host:port`` cannot be
     bound (uvicorn would log it and exit with status 3)."""
-    from pyfathom.cli import CliError
+    from pyfathom.cli._common import CliError
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -55,7 +55,7 @@ def _check_bind(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with ``args.workers`` worker processes; returns when it stops."""
-    from pyfathom.cli import CliError, _open_tables
+    from pyfathom.cli._common import CliError, open_tables
 
     try:
         import uvicorn
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--cache must be >= 0, not {args.cache}")
     from pyfathom import download
 
-    _open_tables(args.tables).close()  # the same message as the other commands when none
+    open_tables(args.tables).close()  # the same message as the other commands when none
     dirs, _origin = download.table_dirs(args.tables)
     os.environ[server_app.ENV_TABLES] = os.pathsep.join(str(d) for d in dirs)
     if args.cache is not None:
