@@ -518,3 +518,21 @@ def test_bench_server_runs(syzygy_dir: Path) -> None:
     assert result["pyfathom"]["requests"] == 300 and result["pyfathom"]["non_200"] == 0
     assert result["python-chess"]["requests"] == 20 and result["python-chess"]["non_200"] == 0
     assert result["ratio_requests_per_sec"] > 0
+
+
+def test_damaged_table_is_a_503_naming_it(syzygy_dir: Path, tmp_path: Path) -> None:
+    """The server's fault, not the request's: a 503 with a JSON error that
+    names the file, and the server goes on answering other positions."""
+    import shutil
+
+    for f in syzygy_dir.iterdir():
+        if f.suffix in (".rtbw", ".rtbz"):
+            shutil.copy(f, tmp_path / f.name)
+    for name in ("KRvK.rtbw", "KRvK.rtbz"):
+        damaged = tmp_path / name
+        damaged.write_bytes(damaged.read_bytes()[:1000])
+    with serving(tmp_path) as server:
+        status, doc = server.get_json("/standard?fen=8/8/8/4k3/8/8/2R5/1K6_w_-_-_0_1")
+        assert status == 503 and "KRvK.rtb" in doc["error"], doc
+        status, doc = server.get_json("/standard?fen=8/8/8/4k3/8/8/Q7/K7_w_-_-_0_1")
+        assert status == 200 and doc["category"] == "win"

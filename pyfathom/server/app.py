@@ -227,8 +227,8 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
             return _error(400, str(e))
         except lichess.NotInTables as e:
             return _error(404, str(e))
-        except pyfathom.CorruptTableError as e:
-            return _error(503, f"damaged table file: {e}")
+        except OSError as e:  # CorruptTableError, or a file that cannot be mapped
+            return _error(503, f"table file error: {e}")
         media = _CBOR if fmt == "cbor" else "application/json"
         return Response(data, media_type=media, headers=_CORS)
 
@@ -247,8 +247,8 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
                 document.update(lichess.probe_document(tb, board))
             except lichess.BadRequest as e:
                 document = {"fen": fen, "error": str(e)}
-            except pyfathom.CorruptTableError as e:
-                document = {"fen": fen, "error": f"damaged table file: {e}"}
+            except OSError as e:
+                document = {"fen": fen, "error": f"table file error: {e}"}
             out.append(document)
         return out
 
