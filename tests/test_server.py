@@ -385,6 +385,26 @@ def test_bad_batches_get_json_errors(server: Server, body: bytes, content_type: 
     assert message in json.loads(data)["error"]
 
 
+def test_requests_uvicorn_refuses_get_json_errors(server: Server) -> None:
+    """A request line too long for the HTTP parser, or bytes that are not
+    HTTP, never reach the app: still a JSON 400."""
+    import socket
+
+    status, head, body = server.request("GET", "/standard?fen=" + "a" * 100_000)
+    assert status == 400 and head["content-type"] == "application/json"
+    assert "malformed HTTP request" in json.loads(body)["error"]
+    server.close()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as raw:
+        raw.sendall(b"\x00\x01 not http\r\n\r\n")
+        answer = b""
+        while chunk := raw.recv(4096):
+            answer += chunk
+    head_text, _, payload = answer.partition(b"\r\n\r\n")
+    assert head_text.startswith(b"HTTP/1.1 400") and b"application/json" in head_text
+    assert "error" in json.loads(payload)
+    assert server.get_json("/standard?fen=8/8/8/8/8/8/2Rk4/1K6_b")[0] == 200
+
+
 def _mutate(rng: random.Random, text: str) -> str:
     chars = list(text)
     for _ in range(rng.randint(1, 4)):

@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
                      f"{'s' if args.workers > 1 else ''}); Ctrl-C stops\n")
     sys.stderr.flush()
     try:
-        uvicorn.run("pyfathom.server.app:app_from_environment", factory=True,
+        from pyfathom.server.protocol import HTTP_PROTOCOL
+
+        uvicorn.run("pyfathom.server.app:app_from_environment", factory=True, http=HTTP_PROTOCOL,
                     host=args.host, port=args.port, workers=args.workers,
                     log_level=args.log_level, access_log=False, server_header=False)
     except OSError as e:
