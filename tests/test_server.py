@@ -556,3 +556,38 @@ def test_damaged_table_is_a_503_naming_it(syzygy_dir: Path, tmp_path: Path) -> N
         assert status == 503 and "KRvK.rtb" in doc["error"], doc
         status, doc = server.get_json("/standard?fen=8/8/8/4k3/8/8/Q7/K7_w_-_-_0_1")
         assert status == 200 and doc["category"] == "win"
+
+
+FIVE_PIECE_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy5"
+
+
+@pytest.mark.skipif(not (FIVE_PIECE_DIR / "KBBvKN.rtbz").is_file(),
+                    reason=f"the 5-piece test tables are not in {FIVE_PIECE_DIR} "
+                           "(<repository>/../shared/syzygy5)")
+def test_five_piece_cursed_wins_and_blessed_losses(syzygy_dir: Path) -> None:
+    """KBBvKN holds real cursed wins and blessed losses (DTZ past 100 at
+    clock 0): their documents field by field, and a mainline from one that
+    ends in the claimed draw."""
+    import pyfathom
+
+    with pyfathom.open_tablebase([syzygy_dir, FIVE_PIECE_DIR]) as tb, \
+            serving(syzygy_dir, "--tables", str(FIVE_PIECE_DIR)) as server:
+        boards = positions.table_sample("KBBvKN", 1500, seed=5)
+        beyond = [b for b in boards if abs(tb.probe(b).dtz) > 100]
+        assert len(beyond) >= 10, len(beyond)
+        sample = beyond[:60] + boards[:140]
+        seen = set()
+        for board in sample:
+            status, doc = server.get_json("/standard?fen=" + q(board.fen()))
+            assert status == 200, doc
+            check_document(tb, board, doc)
+            seen.add(doc["category"])
+        assert {"cursed-win", "blessed-loss", "win", "loss"} <= seen, seen
+        cursed = next(b for b in beyond if tb.probe(b).dtz > 100)
+        status, doc = server.get_json("/standard/mainline?fen=" + q(cursed.fen()))
+        assert status == 200 and doc["winner"] is None and doc["dtz"] == tb.probe(cursed).dtz
+        position = cursed.copy()
+        for step in doc["mainline"]:
+            position.push_uci(step["uci"])
+            assert step["dtz"] == tb.probe(position).dtz
+        assert position.halfmove_clock == 100 and not position.is_checkmate()
