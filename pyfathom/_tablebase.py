@@ -132,6 +132,11 @@ class Tablebase:
 
     # ---- lifetime ----------------------------------------------------------
 
+    def _handle(self) -> _ll.Handle:
+        """The C instance, for modules that make their own cffi calls
+        (:mod:`pyfathom.batchio`)."""
+        return self._h
+
     def _own_handle(self) -> _ll.Handle:
         """The instance to add tables to: a new one after :meth:`close`."""
         if self._h is _EMPTY:
