@@ -161,8 +161,10 @@ def test_relative_directory_and_file_survive_chdir(syzygy_dir: Path, tmp_path: P
     ours = pyfathom.open_tablebase("tables")
     theirs = chess.syzygy.open_tablebase("tables")
     one_file = pyfathom.Tablebase()
-    assert one_file.add_file(os.path.join("tables", "KRvK.rtbw")) == 1
-    assert one_file.add_file(os.path.join("tables", "KRvK.rtbz")) == 1
+    theirs_one_file = chess.syzygy.Tablebase()
+    for tb in (one_file, theirs_one_file):
+        assert tb.add_file(os.path.join("tables", "KRvK.rtbw")) == 1
+        assert tb.add_file(os.path.join("tables", "KRvK.rtbz")) == 1
     monkeypatch.chdir(elsewhere)
     assert ours.mapped_count == 0
     for fen in ("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1", "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1",
@@ -172,7 +174,10 @@ def test_relative_directory_and_file_survive_chdir(syzygy_dir: Path, tmp_path: P
         assert ours.probe_dtz(board) == theirs.probe_dtz(board), fen
     krk = chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1")
     assert one_file.probe_dtz(krk) == theirs.probe_dtz(krk)
-    for tb in (ours, theirs, one_file):
+    # The one difference (README): python-chess keeps add_file's path as given.
+    with pytest.raises(FileNotFoundError):
+        theirs_one_file.probe_wdl(krk)
+    for tb in (ours, theirs, one_file, theirs_one_file):
         tb.close()
 
 
