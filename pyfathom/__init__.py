@@ -17,7 +17,6 @@ __version__ = "0.1.0"
 
 from pyfathom._errors import (
     CastlingRightsError,
-    ClosedTablebaseError,
     CorruptTableError,
     FathomError,
     InvalidPositionError,
@@ -25,6 +24,7 @@ from pyfathom._errors import (
     TableFileError,
     TooManyPiecesError,
     UnsupportedPositionError,
+    UnsupportedVariantError,
 )
 from pyfathom._tablebase import Tablebase, open_tablebase
 from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
@@ -48,5 +48,5 @@ __all__ = [
     "InvalidPositionError",
     "TableFileError",
     "CorruptTableError",
-    "ClosedTablebaseError",
+    "UnsupportedVariantError",
 ]

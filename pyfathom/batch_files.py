@@ -15,7 +15,7 @@ written is from :data:`STATUS_NAMES`):
 ``ok``               probed
 ``invalid_fen``      the line is not a FEN / EPD position (see the reason)
 ``castling``         the position has castling rights (tables hold none)
-``too_many_pieces``  more pieces than the largest table loaded
+``too_many_pieces``  more than 7 pieces (more than any Syzygy table holds)
 ``missing_table``    a table the position needs (or a capture or promotion
                      from it leads to) is not loaded; the reason names it
 ``invalid_position`` a FEN of an illegal position (``board.is_valid()`` is
@@ -253,7 +253,7 @@ class ProbedChunk:
         if code == Status.CASTLING:
             return "castling rights: Syzygy tables hold no castling positions"
         if code == Status.TOO_MANY_PIECES:
-            return "more pieces than the largest table loaded"
+            return f"more than {_lowlevel.MAX_PIECES} pieces: no Syzygy table holds them"
         if code == Status.INVALID_POSITION:
             return "not a legal position"
         return self._explain(i)
@@ -281,7 +281,7 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     has_castling = (parsed.castling != 0) & (status == OK)
     status[has_castling] = Status.CASTLING
     pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
-    status[(pieces > tb.largest) & (status == OK)] = Status.TOO_MANY_PIECES
+    status[(pieces > _lowlevel.MAX_PIECES) & (status == OK)] = Status.TOO_MANY_PIECES
     skip = status != OK
     masks = parsed.masks
     if skip.any():

@@ -147,8 +147,8 @@ static int read_turn(PyObject *value, int *out)
 
 /* probe(instance, white, black, queens, rooks, bishops, knights, pawns,
  *       ep_square, turn) -> the lean result (see fathom.h).
- * instance: a capsule from pin(), or None for a closed tablebase (answered
- * FATHOM_ERR_ARGUMENT, as the core answers a NULL instance);
+ * instance: a capsule from pin(), or None (answered FATHOM_ERR_ARGUMENT,
+ * as the core answers a NULL instance);
  * ep_square: None or a square; turn: anything with a truth value. */
 static PyObject *call_lean(lean_probe probe, const char *name,
                            PyObject *const *args, Py_ssize_t nargs)
