@@ -493,6 +493,10 @@ def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool =
                    load_dtz: bool = True, max_fds: Optional[int] = None) -> Tablebase:
     """Open the Syzygy tables in one directory or a list of directories.
 
+    ``paths`` may also be a string listing directories separated by
+    :data:`os.pathsep` (``"/a/syzygy:/b/syzygy"``), as Fathom's ``tb_init``
+    and ``$SYZYGY_PATH`` take them.
+
     Same call as :func:`chess.syzygy.open_tablebase` (``max_fds`` is accepted
     for compatibility and ignored: pyfathom keeps no file descriptor open).
     Only the directory listing happens now; tables are mapped when probed.
@@ -507,7 +511,9 @@ def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool =
     :raises: :exc:`FileNotFoundError` if a directory does not exist.
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
-        paths = [paths]
+        from pyfathom.tables import split_path_list  # "a:b" as tb_init and $SYZYGY_PATH
+
+        paths = split_path_list(paths) if not isinstance(paths, bytes) else [paths]
     tb = Tablebase()
     try:
         for path in paths:
