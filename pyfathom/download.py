@@ -154,10 +154,10 @@ def _remove_stale_parts(dest: Path) -> None:
 
 _NO_PIP = (
     f"pip is not available to this Python ({sys.executable}), and it fetches the tables' "
-    f"archive: install pip (python -m ensurepip), or get {_sdist.SDIST_FILENAME} another way "
-    f"(`pip download --no-deps --no-binary :all: {_sdist.SDIST_REQUIREMENT}` with any other "
+    f"archive: install pip (python -m ensurepip), or get {_default_tables.SDIST_FILENAME} another way "
+    f"(`pip download --no-deps --no-binary :all: {_default_tables.SDIST_REQUIREMENT}` with any other "
     f"Python, or the file list of https://pypi.org/project/chess/1.11.2/) and run: "
-    f"pyfathom download --archive {_sdist.SDIST_FILENAME}"
+    f"pyfathom download --archive {_default_tables.SDIST_FILENAME}"
 )
 
 

@@ -49,9 +49,9 @@ def split_path_list(value: StrPath) -> list[str]:
 
 
 def _is_table_name(name: str) -> bool:
-    from pyfathom.download import TABLE_NAME
+    from pyfathom.download import is_table_file
 
-    return TABLE_NAME.match(name) is not None
+    return is_table_file(name)
 
 
 def _holds_tables(folder: Path) -> bool:
@@ -113,9 +113,9 @@ class TableDamage:
 def published_checksums() -> dict[str, str]:
     """sha256 of the table files whose published content pyfathom knows:
     the 70 files of the 3-4-piece set (``{"KQvK.rtbw": hex, ...}``)."""
-    from pyfathom import _sdist
+    from pyfathom import _default_tables
 
-    return dict(_sdist.TABLE_SHA256)
+    return dict(_default_tables.TABLE_SHA256)
 
 
 def _sha256(path: Path) -> str:
@@ -141,16 +141,17 @@ def check_table(path: StrPath, sha256: Optional[str] = None) -> Optional[TableDa
     Reads the whole file: about as long as copying it.
     """
     from pyfathom import _lowlevel as _ll
+    from pyfathom._types import Status
 
     p = Path(os.fspath(path))
     status, offset, what = _ll.check_table(os.fspath(p))
-    if status != _ll.OK:
+    if status != Status.OK:
         reason = what or _ll.strerror(status)
-        if status == _ll.ERR_BAD_SIZE:
+        if status == Status.BAD_SIZE:
             size = p.stat().st_size if p.exists() else 0
             reason = ("empty file" if size == 0 else
                       f"{size} bytes: not a whole table (truncated or padded)")
-        elif status == _ll.ERR_IO:
+        elif status == Status.IO:
             reason = f"cannot read the file ({what})"
         return TableDamage(p, reason, offset)
     if sha256 is not None:
