@@ -314,7 +314,8 @@ def skipped_lines(chunk: Chunk) -> np.ndarray:
         off = int(chunk.offsets[i])
         text = chunk.data[off:off + int(chunk.lengths[i])].strip()
         skip[i] = not text or text.startswith(b"#")
-    return skip & ~chunk.too_long
+    result: np.ndarray = skip & ~chunk.too_long
+    return result
 
 
 def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None = None) -> ProbedChunk:
