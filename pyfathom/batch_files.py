@@ -491,8 +491,9 @@ class AtomicOutput:
         import os
         import tempfile
 
-        self.path = path
-        folder, name = os.path.split(os.path.abspath(path))
+        # Through a symbolic link, the file it points to is replaced.
+        self.path = os.path.realpath(path)
+        folder, name = os.path.split(self.path)
         fd, self.temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
         try:
             self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
@@ -506,11 +507,15 @@ class AtomicOutput:
         new file gets (mkstemp makes it owner-only)."""
         import os
 
-        self.file.close()
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(self.temp, 0o666 & ~umask)
-        os.replace(self.temp, self.path)
+        try:
+            self.file.close()
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.temp, 0o666 & ~umask)
+            os.replace(self.temp, self.path)
+        except BaseException:
+            self.discard()
+            raise
 
     def discard(self) -> None:
         """Close and remove the temporary file (the name is left as it was)."""

@@ -78,6 +78,24 @@ def test_output_is_replaced_whole(tmp_path: Path, syzygy_dir: Path,
     assert oct(out.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
 
 
+def test_output_through_a_link_and_a_directory(tmp_path: Path, syzygy_dir: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text(f"{KRK}\n")
+    target = tmp_path / "results" / "krk.csv"
+    target.parent.mkdir()
+    target.write_text("old\n")
+    link = tmp_path / "latest.csv"
+    link.symlink_to(target)
+    code, _, err = run(["batch", str(src), "-o", str(link), "--tables", str(syzygy_dir)], capsys)
+    assert code == 0, err
+    assert link.is_symlink() and target.read_text().startswith("fen,wdl,dtz,status\n")
+    code, _, err = run(["batch", str(src), "-o", str(tmp_path), "--tables", str(syzygy_dir)],
+                       capsys)
+    assert code == 1 and "it is a directory" in one_line(err)
+    assert not [p for p in tmp_path.rglob("*.part")]
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -157,6 +157,9 @@ def cpythons() -> dict[tuple[int, int], Path]:
     return found
 
 
+@pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
+                    reason="packaging is checked in the plain run; the sanitized rerun "
+                           "is about the C core")
 def test_abi3_wheel_metadata_and_oldest_newest_python(tmp_path, syzygy_dir, wheel_file):
     """The wheel is tagged cp310-abi3, carries the license and the
     python-chess range, and installs and probes on the oldest supported

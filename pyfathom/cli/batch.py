@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     to_file = bool(args.output) and args.output != "-"
     if to_file:
         _check_output_is_not_input(args.file, args.output)
+        if os.path.isdir(args.output):
+            raise CliError(f"cannot write {args.output}: it is a directory")
     try:
         stream, size = batch_files.open_input(args.file)
     except OSError as e:
@@ -140,7 +142,10 @@ def run(args: argparse.Namespace) -> int:
         tb.close()
         if partial is not None:
             if finished:
-                partial.commit()  # renamed to OUT only now: never a partial OUT
+                try:
+                    partial.commit()  # renamed to OUT only now: never a partial OUT
+                except OSError as e:
+                    raise CliError(f"cannot write {args.output}: {e.strerror or e}") from None
             else:
                 partial.discard()
         else:
