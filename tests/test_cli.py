@@ -309,7 +309,7 @@ def make_batch_input(path: Path, n_good: int, bad: dict[int, str], seed: int = 1
 
 BAD_LINES = {
     3: "this is not a fen",
-    50: "K",  # (a blank line is skipped, not bad: see test_cli_inputs.py)
+    50: "K",  # (a blank line is skipped, not bad: see test_cli_real_world.py)
     777: "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",  # castling rights
     1234: "r3k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",  # too many pieces
     1500: "4k3/8/8/8/8/8/8/4K3 w - - 0",  # five fields: bad field count
