@@ -7,6 +7,7 @@ Subcommands::
     pyfathom info [MATERIAL ...] [--tables DIR] [--check [--checksums FILE]]
     pyfathom batch FILE [--tables DIR] [--threads N] [--dtz] [-o OUT]
                    [--format csv|jsonl] [--strict] [--max-errors N]
+    pyfathom serve [--tables DIR] [--host 127.0.0.1] [--port 9000] [--workers N]
 
 Tables are looked up from ``--tables``, else ``$SYZYGY_PATH``, else the
 directory ``pyfathom download`` fills (see :func:`pyfathom.download.default_dir`),
@@ -18,6 +19,7 @@ batch), 2 for wrong usage.
 
 Where things are: this module holds the parser and :func:`main`; each command
 is a module of this package (``probe``, ``info``, ``download``, ``batch``)
+(``serve`` lives with the server, in :mod:`pyfathom.server.command`)
 with ``register(subparsers)``, which adds its sub-parser and sets
 ``func=run``, and ``run(args) -> int``, the exit status.  What commands
 share (:class:`CliError`, table opening, the progress bar, messages on
@@ -32,12 +34,14 @@ import os
 import sys
 from typing import NoReturn
 
+from pyfathom.server import command as serve
+
 from . import batch, download, info, probe
 from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err
 
 __all__ = ["main", "CliError"]
 
-COMMANDS = (download, probe, info, batch)
+COMMANDS = (download, probe, info, batch, serve)
 """The command modules, in the order ``--help`` lists them."""
 
 
