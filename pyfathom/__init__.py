@@ -15,6 +15,15 @@ their own bitboards.
 
 __version__ = "0.1.0"
 
+try:  # the compiled core: say why it is missing (a clone's folder, mostly)
+    __import__("pyfathom._fathom")
+except ModuleNotFoundError as _missing:
+    if _missing.name != "pyfathom._fathom":
+        raise
+    from pyfathom._source_tree import missing_core_error
+
+    raise missing_core_error(__file__) from None
+
 from pyfathom._errors import (
     CastlingRightsError,
     CorruptTableError,

@@ -220,6 +220,17 @@ def mapped_count(handle: Handle) -> int:
     return int(lib.fathom_mapped_count(handle))
 
 
+# ---- checking a table file --------------------------------------------------
+
+def check_table(path: str) -> tuple[int, int, str]:
+    """``fathom_check_table``: (status, offset of the damage, what is wrong).
+    Reads the whole file without the GIL."""
+    result = ffi.new("fathom_check_result *")
+    status = lib.fathom_check_table(os.fsencode(path), result)
+    what = ffi.string(result.what).decode("utf-8", "replace")
+    return int(status), int(result.offset), what
+
+
 # ---- probes ----------------------------------------------------------------
 
 def _detail(d: Any) -> Detail:

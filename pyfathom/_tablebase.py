@@ -605,12 +605,12 @@ def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bo
         :class:`~pyfathom.UnsupportedVariantError` for a ``VariantBoard``
         of a chess variant.
     """
-    if isinstance(directory, (str, bytes, os.PathLike)):
-        text = os.fsdecode(directory)
-        if os.pathsep in text and not os.path.isdir(text):
-            directories: Sequence[StrPath] = [d for d in text.split(os.pathsep) if d]
-        else:
-            directories = [text]
+    if isinstance(directory, (str, os.PathLike)):
+        from pyfathom.tables import split_path_list  # "a:b" as tb_init and $SYZYGY_PATH
+
+        directories: Sequence[StrPath] = split_path_list(directory)
+    elif isinstance(directory, bytes):
+        directories = [directory]
     else:
         directories = directory
     tb = Tablebase(max_fds=max_fds, VariantBoard=VariantBoard)

@@ -259,3 +259,16 @@ def test_compiles_warning_free_with_the_core_flags(tmp_path: Path) -> None:
            "-c", str(root / "pyfathom" / "_c" / "board_calls.c"), "-o", str(tmp_path / "bc.o")]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+
+
+def test_tb_probe_wdl_shows_its_signature() -> None:
+    """help(pyfathom.fathom.tb_probe_wdl) shows Fathom's twelve arguments
+    (the C function's text signature), not just ``tb_probe_wdl(...)``."""
+    import inspect
+
+    from pyfathom import fathom
+
+    params = list(inspect.signature(fathom.tb_probe_wdl).parameters)
+    assert params == ["white", "black", "kings", "queens", "rooks", "bishops", "knights",
+                      "pawns", "rule50", "castling", "ep", "turn"]
+    assert "TB_RESULT_FAILED" in (fathom.tb_probe_wdl.__doc__ or "")

@@ -55,7 +55,7 @@ def _check_bind(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with ``args.workers`` worker processes; returns when it stops."""
-    from pyfathom.cli._common import CliError, open_tables
+    from pyfathom.cli._common import CliError, find_tables
 
     try:
         import uvicorn
@@ -70,11 +70,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--workers must be >= 1, not {args.workers}")
     if args.cache is not None and args.cache < 0:
         raise CliError(f"--cache must be >= 0, not {args.cache}")
-    from pyfathom import download
-
-    open_tables(args.tables).close()  # the same message as the other commands when none
-    dirs, _origin = download.table_dirs(args.tables)
-    os.environ[server_app.ENV_TABLES] = os.pathsep.join(str(d) for d in dirs)
+    # The folders the other commands use (one level down too), or their message.
+    folders, _dirs, _origin = find_tables(args.tables)
+    os.environ[server_app.ENV_TABLES] = os.pathsep.join(str(f) for f in folders)
     if args.cache is not None:
         os.environ[server_app.ENV_CACHE] = str(args.cache)
     _check_bind(args.host, args.port)

@@ -242,6 +242,25 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint8_t *turn, int16_t *out, uint8_t *status,
                            unsigned threads);
 
+/*
+ * fathom_check_table: read a whole table file the way probes read it and
+ * report the first damage found: a file that cannot be opened, a wrong
+ * size or magic, a header, index entry, block size or data block that a
+ * probe would find pointing outside the file or decoding wrongly.  Does
+ * not need an instance; thread-safe.  The file name says the table
+ * (KRPvKR.rtbw).  *result receives the offset of the damaged region (0 for
+ * the whole file) and one English sentence; both are zero/"" when the file
+ * is fine.  Reads the whole file: about as long as copying it.
+ * RETURN: FATHOM_OK, FATHOM_ERR_ARGUMENT (not a table name),
+ * FATHOM_ERR_{IO,BAD_SIZE,BAD_MAGIC,CORRUPT}, FATHOM_ERR_NO_MEMORY.
+ */
+typedef struct fathom_check_result {
+    uint64_t offset;
+    char what[128];
+} fathom_check_result;
+
+int fathom_check_table(const char *path, fathom_check_result *result);
+
 #ifdef __cplusplus
 }
 #endif
