@@ -249,7 +249,10 @@ def _probe_batch(pa: Any, tb: Any, batch: Any, layout: _Layout, first_row: int, 
                  dtz: bool, threads: int | None) -> ProbedRows:
     if layout.fen_column is not None:
         chunk, nulls = _text_chunk(pa, batch.column(layout.fen_column), layout.fen_column, first_row)
-        probed = batch_files.probe_chunk(tb, chunk, dtz=dtz, threads=threads)
+        # probe_parsed, not probe_chunk: an empty or "#" string is a bad row
+        # here (invalid_fen), not a skipped line.
+        probed = batch_files.probe_parsed(tb, chunk, batch_files.parse_chunk(chunk), dtz=dtz,
+                                          threads=threads)
         reasons = {i: f"{layout.fen_column} is null" for i in np.flatnonzero(nulls).tolist()}
     else:
         chunk, parsed, reasons = _bitboard_parsed(pa, batch, first_row)
@@ -274,8 +277,9 @@ def _result_arrays(pa: Any, rows: ProbedRows, dtz: bool) -> list[Any]:
 
 # A row's status code -> the position of its name in STATUS_NAMES, the
 # dictionary of the status column.
-_NAME_INDEX_OF_CODE = np.array([STATUS_NAMES.index(name) for name in batch_files._NAME_OF_CODE],
-                               dtype=np.int8)
+# (Only text lines are ever "skipped", which is not a row status: never here.)
+_NAME_INDEX_OF_CODE = np.array([STATUS_NAMES.index(name) if name in STATUS_NAMES else -1
+                                for name in batch_files._NAME_OF_CODE], dtype=np.int8)
 
 
 def _status_names(pa: Any) -> Any:

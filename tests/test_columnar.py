@@ -205,6 +205,10 @@ def test_probe_columns_api(sample_boards: list[chess.Board], tablebase: Any) -> 
     assert series["status"].astype(str).tolist() == status
     array = columnar.probe_columns(tablebase, pa.array(fens[:100]))
     assert array.column("status").to_pylist() == status[:100]
+    # A null, an empty string and a "#" string are bad rows here (the text
+    # batch skips blank and comment lines; a table keeps every row).
+    odd = columnar.probe_columns(tablebase, pa.array([None, "", "# comment", fens[0]]))
+    assert odd.column("status").to_pylist() == ["invalid_fen"] * 3 + ["ok"]
     bitboards = pd.DataFrame({name: np.asarray(v) for name, v in to_arrays(sample_boards).items()
                               if name in BITBOARDS})
     by_board = columnar.probe_columns(tablebase, bitboards)
@@ -216,7 +220,6 @@ def test_errors_are_one_clear_line(tmp_path: Path, syzygy_dir: Path, capsys: Any
     pq.write_table(pa.table({"fen": ["8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"]}), good)
     cases = [
         (["batch", str(tmp_path / "missing.parquet"), "-o", str(tmp_path / "o.parquet")], "no such file"),
-        (["batch", str(good), "-o", str(good)], "is the input file"),
         (["batch", str(good)], "-o FILE.parquet"),
         (["batch", str(good), "-o", str(tmp_path / "o.csv")], "gives Parquet or Arrow output"),
         (["batch", str(good), "--fen-column", "position", "-o", str(tmp_path / "o.parquet")],
@@ -236,6 +239,10 @@ def test_errors_are_one_clear_line(tmp_path: Path, syzygy_dir: Path, capsys: Any
     floats = tmp_path / "floats.parquet"
     pq.write_table(pa.table({"fen": [1.5]}), floats)
     cases.append((["batch", str(floats), "-o", str(tmp_path / "o3.parquet")], "not strings of FENs"))
+    # The output is the input: a usage error (exit 2), as for text files.
+    code, out, err = run(["batch", str(good), "-o", str(good), "--tables", str(syzygy_dir)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "is the input" in err, err
+    assert pq.read_table(good).num_rows == 1
     for args, words in cases:
         code, out, err = run(args + ["--tables", str(syzygy_dir)], capsys)
         assert code == 1, args

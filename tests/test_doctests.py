@@ -21,12 +21,13 @@ MODULES = [
     "pyfathom._errors",
     "pyfathom._tablebase",
     "pyfathom.fathom",
+    "pyfathom.tables",
     "pyfathom.columnar",
 ]
 
 # Modules whose docstrings must hold examples (so a finder bug cannot pass).
 WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom.fathom",
-                 "pyfathom.columnar"}
+                 "pyfathom.tables", "pyfathom.columnar"}
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -11,7 +11,6 @@ import os
 import time
 
 from ._common import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, err, open_tables
-from .batch import MAX_REPORTED
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
     """``pyfathom batch`` for Parquet / Arrow files (or ``--dask``)."""
     from pyfathom.columnar import MissingExtraError, require_pyarrow
 
-    if args.threads is not None and args.threads < 0:
-        raise CliError(f"--threads must be >= 0, not {args.threads}")
     try:
         require_pyarrow()
         if args.dask:
@@ -76,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
 def _run_file(args: argparse.Namespace) -> int:
     from pyfathom.columnar import ColumnarError, run_columnar_batch
 
+    from .batch import _check_output_is_not_input
+
+    _check_output_is_not_input(args.file, args.output)  # a usage error, as for text
     if args.file != "-" and not os.path.isfile(args.file):
         raise CliError(f"cannot read {args.file}: "
                        f"{'is a directory' if os.path.isdir(args.file) else 'no such file'}")
@@ -86,13 +86,13 @@ def _run_file(args: argparse.Namespace) -> int:
     def on_bad(row: int, text: str, reason: str) -> None:
         nonlocal reported
         reported += 1
-        if reported <= MAX_REPORTED:
+        if reported <= args.max_errors:
             bar.close()
             shown = text if len(text) <= 100 else text[:97] + "..."
             err(f"{args.file}: row {row}: {reason}: {shown!r}")
-        elif reported == MAX_REPORTED + 1:
+        elif reported == args.max_errors + 1 and args.max_errors > 0:
             bar.close()
-            err("more bad rows not shown (see the status column)")
+            err(f"more bad rows not shown (--max-errors {args.max_errors}; see the status column)")
 
     try:
         stats = run_columnar_batch(

@@ -37,7 +37,7 @@ enum fathom_status {
     FATHOM_OK = 0,
     FATHOM_ERR_MISSING_TABLE = 1,    /* a table the probe needs is not loaded */
     FATHOM_ERR_CASTLING = 2,         /* castling rights: tables hold none */
-    FATHOM_ERR_TOO_MANY_PIECES = 3,  /* more pieces than the largest table */
+    FATHOM_ERR_TOO_MANY_PIECES = 3,  /* more than FATHOM_MAX_PIECES pieces */
     FATHOM_ERR_INVALID_POSITION = 4, /* inconsistent or illegal position */
     FATHOM_ERR_BAD_MAGIC = 5,        /* file does not start with the magic */
     FATHOM_ERR_BAD_SIZE = 6,         /* file size is not 16 mod 64 */
@@ -89,6 +89,17 @@ int fathom_open(fathom_tb **out);
  */
 int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
                          int load_dtz, unsigned *found);
+
+/*
+ * fathom_add_file: register one table file, as fathom_add_directory does
+ * for each file of a directory (python-chess's Tablebase.add_file).  The
+ * file is not opened yet; a name that is not a regular table's (or a kind
+ * not selected by load_wdl/load_dtz) registers nothing.
+ * RETURN: FATHOM_OK (*found, may be NULL, is 1 if the file was registered,
+ * else 0), FATHOM_ERR_NO_MEMORY or FATHOM_ERR_ARGUMENT.
+ */
+int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
+                    int load_dtz, unsigned *found);
 
 /*
  * fathom_add_path_list: fathom_add_directory for each entry of a list
@@ -230,6 +241,25 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *pawns, const uint8_t *ep,
                            const uint8_t *turn, int16_t *out, uint8_t *status,
                            unsigned threads);
+
+/*
+ * fathom_check_table: read a whole table file the way probes read it and
+ * report the first damage found: a file that cannot be opened, a wrong
+ * size or magic, a header, index entry, block size or data block that a
+ * probe would find pointing outside the file or decoding wrongly.  Does
+ * not need an instance; thread-safe.  The file name says the table
+ * (KRPvKR.rtbw).  *result receives the offset of the damaged region (0 for
+ * the whole file) and one English sentence; both are zero/"" when the file
+ * is fine.  Reads the whole file: about as long as copying it.
+ * RETURN: FATHOM_OK, FATHOM_ERR_ARGUMENT (not a table name),
+ * FATHOM_ERR_{IO,BAD_SIZE,BAD_MAGIC,CORRUPT}, FATHOM_ERR_NO_MEMORY.
+ */
+typedef struct fathom_check_result {
+    uint64_t offset;
+    char what[128];
+} fathom_check_result;
+
+int fathom_check_table(const char *path, fathom_check_result *result);
 
 #ifdef __cplusplus
 }

@@ -243,6 +243,41 @@ int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
     return FATHOM_OK;
 }
 
+int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
+                    int load_dtz, unsigned *found)
+{
+    if (found)
+        *found = 0;
+    if (!tb || !path)
+        return FATHOM_ERR_ARGUMENT;
+    /* Split at the last separator (register_file joins the two parts
+     * back into the same string). */
+    const char *name = path;
+    for (const char *c = path; *c; c++)
+#if defined(_WIN32)
+        if (*c == '/' || *c == '\\')
+#else
+        if (*c == '/')
+#endif
+            name = c + 1;
+    size_t dir_len = (size_t)(name - path);
+    tb_material mat;
+    int is_dtz;
+    if (!parse_file_name(name, &mat, &is_dtz) || (is_dtz && !load_dtz) ||
+        (!is_dtz && !load_wdl))
+        return FATHOM_OK;
+    char *dir = (char *)malloc(dir_len + 1);
+    if (!dir)
+        return FATHOM_ERR_NO_MEMORY;
+    memcpy(dir, path, dir_len);
+    dir[dir_len] = '\0';
+    int status = register_file(tb, &mat, is_dtz, dir, name);
+    free(dir);
+    if (status == FATHOM_OK && found)
+        *found = 1;
+    return status;
+}
+
 int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
                          unsigned *found)
 {

@@ -83,6 +83,56 @@ static int table_dtz(probe *pr, const tb_pos *pos, int wdl, int *dtz,
     return status == FATHOM_OK ? status : fail(pr, status, key, e, 1);
 }
 
+/*
+ * python-chess's order of a list of legal captures or pawn pushes
+ * (Board.generate_legal_moves): outside check, piece moves before pawn
+ * moves; in check, king moves, then other pieces, then pawns; within a
+ * group from the highest origin square down, then the highest target down
+ * (promotions keep their queen, rook, bishop, knight order: the sort is
+ * stable); single pawn pushes before double ones.
+ *
+ * The value of a probe does not depend on the order, but whether it
+ * answers does: where one capture leads to a missing table and another
+ * wins outright, python-chess raises or answers depending on which it
+ * tries first (its alpha-beta stops at the win).  Positions with more
+ * pieces than the loaded tables meet this all the time, so the searches
+ * that can stop early (probe_ab, the pawn pushes of probe_dtz_no_ep) take
+ * the moves in python-chess's order.  A handful of moves: insertion sort.
+ */
+static void order_as_python_chess(const tb_pos *pos, tb_move *moves, int n)
+{
+    if (n < 2)
+        return;
+    int in_check = -1; /* computed only when a king move is in the list */
+    unsigned keys[TB_MAX_LEGAL];
+    for (int i = 0; i < n; i++) {
+        const tb_move *m = &moves[i];
+        unsigned group;
+        if (m->piece == TB_PAWN) {
+            group = 2 + ((m->flags & TB_MOVE_DOUBLE) != 0);
+        } else if (m->piece == TB_KING) {
+            if (in_check < 0)
+                in_check = tb_in_check(pos);
+            group = in_check ? 0 : 1;
+        } else {
+            group = 1;
+        }
+        keys[i] = group << 12 | (unsigned)(63 - m->from) << 6 | (unsigned)(63 - m->to);
+    }
+    for (int i = 1; i < n; i++) {
+        tb_move m = moves[i];
+        unsigned key = keys[i];
+        int j = i;
+        while (j > 0 && keys[j - 1] > key) {
+            moves[j] = moves[j - 1];
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        moves[j] = m;
+        keys[j] = key;
+    }
+}
+
 /* How probe_ab reached its value. */
 enum { FROM_TABLE = 1, FROM_CAPTURE = 2 };
 
@@ -96,6 +146,7 @@ static int probe_ab(probe *pr, const tb_pos *pos, int alpha, int beta,
 {
     tb_move moves[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_CAPTURES, moves);
+    order_as_python_chess(pos, moves, n);
     for (int i = 0; i < n; i++) {
         tb_pos child;
         int v, ignored;
@@ -135,7 +186,9 @@ static int best_ep_capture(probe *pr, const tb_pos *pos, int *best)
         return FATHOM_OK;
     tb_move moves[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_EP, moves);
-    for (int i = 0; i < n; i++) {
+    /* Highest capturing pawn first, as python-chess (the first missing
+     * table met is the one named). */
+    for (int i = n - 1; i >= 0; i--) {
         tb_pos child;
         int v, how;
         tb_do_move(pos, moves[i], &child);
@@ -197,6 +250,7 @@ static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
     if (wdl > 0) {
         /* A winning pawn move zeroes at once. */
         int n = tb_gen_legal(pos, TB_GEN_PAWN_PUSHES, moves);
+        order_as_python_chess(pos, moves, n);
         for (int i = 0; i < n; i++) {
             tb_pos child;
             int v;
@@ -350,10 +404,12 @@ static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
 {
     if (!tb)
         return FATHOM_ERR_ARGUMENT;
-    int pieces = tb_popcount(white | black);
-    /* Like Fathom, refuse positions larger than the largest table, even
-     * where a capture would lead into one. */
-    if (pieces > FATHOM_MAX_PIECES || (tb->largest >= 3 && pieces > (int)tb->largest))
+    /* Only past what any Syzygy table holds.  A position with more pieces
+     * than the loaded tables is probed like any other, as python-chess and
+     * Fathom probe it: captures are resolved first, so a capture into the
+     * loaded tables that decides the result answers, and otherwise the
+     * probe fails with FATHOM_ERR_MISSING_TABLE naming the table. */
+    if (tb_popcount(white | black) > FATHOM_MAX_PIECES)
         return FATHOM_ERR_TOO_MANY_PIECES;
     if (!tb_pos_from_bitboards(pos, white, black, kings, queens, rooks,
                                bishops, knights, pawns, ep, turn))

@@ -107,8 +107,10 @@ unsigned tb_probe_root_impl(uint64_t _white, uint64_t _black, uint64_t _kings,
  * PARAMETERS: the eight bitboards, the 50-move clock, castling rights, the
  * en-passant square (0 if none), turn (true = white).
  * RETURN: TB_LOSS .. TB_WIN, or TB_RESULT_FAILED (castling rights, rule50
- * not zero, a missing or damaged table, more than TB_LARGEST pieces, or an
- * inconsistent position).
+ * not zero, a missing or damaged table, more than 7 pieces, or an
+ * inconsistent position).  As in Fathom, a position with more than
+ * TB_LARGEST pieces is answered where a capture into the loaded tables
+ * decides it (callers usually test TB_LARGEST first).
  * NOTES: for use during search; thread safe.
  */
 static inline unsigned tb_probe_wdl(uint64_t _white, uint64_t _black,
