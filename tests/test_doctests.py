@@ -32,6 +32,8 @@ WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom
 
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name: str, syzygy_dir: Path) -> None:
+    if name == "pyfathom.columnar":  # its examples use pyarrow (the [arrow] extra)
+        pytest.importorskip("pyarrow", reason="pyfathom.columnar's examples need the [arrow] extra")
     module = importlib.import_module(name)
     result = doctest.testmod(
         module,
