@@ -597,6 +597,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default: csv)")
     p.add_argument("--strict", action="store_true", help="stop at the first bad line")
     p.set_defaults(func=cmd_batch)
+
+    from .annotate import register as register_annotate
+    register_annotate(sub)
     return parser
 
 
@@ -608,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # --help, --version, usage errors
         return int(e.code) if isinstance(e.code, int) else EXIT_USAGE
     if args.command is None:
-        _err("a command is required: download, probe, info or batch (see pyfathom --help)")
+        _err("a command is required: download, probe, info, batch or annotate (see pyfathom --help)")
         return EXIT_USAGE
     try:
         return int(args.func(args))

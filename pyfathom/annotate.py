@@ -1,0 +1,961 @@
+"""``pyfathom annotate``: find the moves of PGN games that threw away a
+tablebase win or draw.
+
+For every game, from the first position the tables cover (no more pieces
+than the largest table, no castling rights) to the end, each position gets a
+result for the side to move that counts the game's own halfmove clock: a win
+whose zeroing move lies further away than the 50-move rule allows is a draw
+for the game (DTZ plus the clock, as Fathom's root probe counts it).  A move
+after which the mover's result is worse (win to draw, win to loss, draw to
+loss) gets a NAG and a comment naming the best move; the first position in
+the tables gets a comment with its verdict.
+
+The games are read with python-chess's PGN reader (one game at a time, so
+memory stays flat), and written back as they were read, line for line, with
+the NAGs and comments inserted after the moves they annotate: headers,
+comments, clock and eval annotations and variations are kept byte for byte.
+
+>>> import io
+>>> pgn = io.StringIO('[FEN "8/8/8/8/8/8/2Rk4/1K6 w - - 0 1"]\\n\\n1. Rc8 Kd3 2. Kb2 *\\n')
+>>> out = io.StringIO()
+>>> with pyfathom.open_tablebase(TABLES) as tb:
+...     summary = annotate_stream(tb, pgn, out)
+>>> print(out.getvalue().strip())
+[FEN "8/8/8/8/8/8/2Rk4/1K6 w - - 0 1"]
+<BLANKLINE>
+{TB: White to move: win (DTZ 33)} 1. Rc8 Kd3 2. Kb2 *
+>>> summary.games_read, summary.games_in_tables, summary.mistakes
+(1, 1, 0)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from typing import IO, Any, Callable, Iterator, NamedTuple, Optional
+
+import chess
+import chess.pgn
+
+from pyfathom import _lowlevel as _ll
+from pyfathom._tablebase import Tablebase
+
+__all__ = [
+    "WIN", "DRAW", "LOSS", "Verdict", "verdict", "move_dtz", "Mistake", "GameNotes",
+    "Summary", "annotate_stream", "register", "run",
+]
+
+WIN, DRAW, LOSS = 1, 0, -1
+"""Results for one side: the game's outcome for it under the 50-move rule."""
+
+RESULT_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+NAG_MISTAKE = chess.pgn.NAG_MISTAKE      # ``?``: the change rests on a rounded DTZ
+NAG_BLUNDER = chess.pgn.NAG_BLUNDER      # ``??``: a certain change of result
+
+_board_dtz = _ll.board_dtz
+_FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
+_LEAN_FAILED = _ll.LEAN_FAILED
+
+
+# ---- results ---------------------------------------------------------------------
+
+
+class Verdict(NamedTuple):
+    """The result of one position for the side to move, under the 50-move rule
+    counted from the game's halfmove clock.
+
+    ``result`` is WIN, DRAW or LOSS taking the DTZ at its face value (the
+    number python-chess returns, which may be one ply short where the table
+    rounds: see :attr:`pyfathom.Probe.dtz_precise`).  ``doubt`` is True when
+    that rounding decides the result: the zeroing move is exactly at the
+    50-move limit by the face value and one ply past it if the DTZ is one
+    more, so a WIN (LOSS) may really be a draw.  ``fifty`` is True for a draw
+    that the 50-move rule makes of a win or a loss.
+    """
+
+    result: int
+    doubt: bool
+    fifty: bool
+    dtz: int
+    precise: bool
+    clock: int
+    mated: bool
+
+    def bounds(self) -> tuple[int, int]:
+        """(worst, best) result this verdict allows, for the side to move."""
+        if not self.doubt:
+            return self.result, self.result
+        return (DRAW, WIN) if self.result == WIN else (LOSS, DRAW)
+
+
+def verdict(dtz: int, precise: bool, clock: int, mated: bool = False) -> Verdict:
+    """The :class:`Verdict` of a position with DTZ ``dtz`` (python-chess's
+    sign and rounding), ``precise`` its exactness, ``clock`` the halfmove
+    clock, ``mated`` True for a checkmate (a loss whatever the clock).
+
+    A win counts when the zeroing move comes within the 50-move rule:
+    ``dtz + clock <= 100``; a loss likewise with ``-dtz``.
+
+    >>> verdict(30, True, 70)
+    Verdict(result=1, doubt=False, fifty=False, dtz=30, precise=True, clock=70, mated=False)
+    >>> verdict(30, False, 70).doubt       # 30 or 31 plies: the 31st is one too many
+    True
+    >>> verdict(-31, True, 70).result      # the defender reaches the 50-move draw
+    0
+    """
+    if mated:
+        return Verdict(LOSS, False, False, dtz, precise, clock, True)
+    if dtz == 0:
+        return Verdict(DRAW, False, False, dtz, precise, clock, False)
+    distance = dtz if dtz > 0 else -dtz
+    if distance + clock <= 100:
+        return Verdict(WIN if dtz > 0 else LOSS, not precise and distance + clock == 100,
+                       False, dtz, precise, clock, False)
+    return Verdict(DRAW, False, True, dtz, precise, clock, False)
+
+
+def move_dtz(child_dtz: int, zeroing: bool, mates: bool) -> int:
+    """The DTZ of a move from the mover's point of view, counted from the
+    position before it (as ``pyfathom probe`` lists moves): the position's
+    own DTZ when the move keeps it.  ``child_dtz`` is the DTZ of the
+    position after the move (for the opponent)."""
+    if mates:
+        return 1
+    if child_dtz == 0:
+        return 0
+    if zeroing:
+        magnitude = 1 if -100 <= child_dtz <= 100 else 101
+        return magnitude if child_dtz < 0 else -magnitude
+    return -child_dtz + 1 if child_dtz < 0 else -child_dtz - 1
+
+
+def _dtz_text(dtz: int, precise: bool) -> str:
+    if precise or dtz == 0:
+        return str(dtz)
+    return f"{dtz} or {dtz + 1 if dtz > 0 else dtz - 1}"
+
+
+def _move_rank(result: int, dtz: int) -> tuple[int, int, int]:
+    """Sort key of a move, higher is better: its result, then the fastest
+    win / the longest loss; among draws, one the 50-move rule saves the
+    opponent from (a win or loss beyond the limit) before a plain draw."""
+    if result == DRAW:
+        side = (dtz > 0) - (dtz < 0)
+        return (DRAW, side, -abs(dtz) if side > 0 else abs(dtz))
+    return (result, 0, -dtz)
+
+
+# ---- reading games -----------------------------------------------------------------
+
+
+class _LineRecorder:
+    """A text handle for python-chess's reader that keeps every line read
+    since the last :meth:`take`, so each game is written back as it was."""
+
+    __slots__ = ("_handle", "lines", "chars")
+
+    def __init__(self, handle: IO[str]) -> None:
+        self._handle = handle
+        self.lines: list[str] = []
+        self.chars = 0
+
+    def readline(self) -> str:
+        line = self._handle.readline()
+        if line:
+            self.lines.append(line)
+            self.chars += len(line)
+        return line
+
+    def take(self) -> list[str]:
+        lines = self.lines
+        self.lines = []
+        return lines
+
+
+class _Probed(NamedTuple):
+    dtz: int
+    precise: bool
+    clock: int
+
+
+class _GameReader(chess.pgn.BaseVisitor["_GameReader"]):
+    """Visits one game's mainline (variations are skipped): keeps the moves
+    and the move tokens, and probes DTZ of every position from the first
+    one the tables cover."""
+
+    def __init__(self, pinned: Any, largest: int) -> None:
+        self.pinned = pinned
+        self.largest = largest
+        self.headers: dict[str, str] = {}
+        self.tokens: list[str] = []
+        self.moves: list[chess.Move] = []
+        self.first = -1                     # index of the first covered position
+        self.probes: list[Optional[_Probed]] = []
+        self.failures: list[tuple[int, int]] = []  # (position index, status)
+        self.errors: list[str] = []
+        self.skip_reason: Optional[str] = None
+        self.board: Optional[chess.Board] = None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> Optional[chess.pgn.SkipType]:
+        if "Variant" in self.headers:
+            headers = chess.pgn.Headers(self.headers)
+            try:
+                board_class = headers.variant()
+            except ValueError:
+                self.skip_reason = f"unknown variant {self.headers['Variant']!r}"
+                return chess.pgn.SKIP
+            if board_class is not chess.Board:
+                self.skip_reason = f"variant {self.headers['Variant']!r}: the tables are for standard chess"
+                return chess.pgn.SKIP
+        return None
+
+    def visit_board(self, board: chess.Board) -> None:
+        self.board = board
+
+    def begin_variation(self) -> Optional[chess.pgn.SkipType]:
+        return chess.pgn.SKIP
+
+    def begin_parse_san(self, board: chess.Board, san: str) -> Optional[chess.pgn.SkipType]:
+        self.tokens.append(san)
+        return None
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        moves = self.moves
+        moves.append(move)
+        if self.first < 0:
+            if board.castling_rights or board.occupied.bit_count() > self.largest:
+                return
+            self.first = len(moves) - 1
+        self._probe(board, len(moves) - 1)
+
+    def _probe(self, board: chess.Board, index: int) -> None:
+        occ = board.occupied_co
+        r = _board_dtz(self.pinned, occ[1], occ[0], board.queens, board.rooks, board.bishops,
+                       board.knights, board.pawns, board.ep_square, board.turn)
+        if r < _FAILED_BELOW:
+            self.failures.append((index, r - _LEAN_FAILED))
+            self.probes.append(None)
+        else:
+            self.probes.append(_Probed(r >> 1, r & 1 == 1, board.halfmove_clock))
+
+    def handle_error(self, error: Exception) -> None:
+        self.errors.append(str(error) or type(error).__name__)
+
+    def end_game(self) -> None:
+        board = self.board
+        if board is None or self.errors or self.skip_reason:
+            return
+        if type(board) is not chess.Board:  # pragma: no cover (variants are skipped above)
+            self.skip_reason = f"variant {board.uci_variant}"
+            return
+        if self.first < 0:
+            if board.castling_rights or board.occupied.bit_count() > self.largest:
+                return
+            self.first = len(self.moves)
+        self._probe(board, len(self.moves))
+
+    def result(self) -> _GameReader:
+        return self
+
+
+# ---- finding the moves in the text ------------------------------------------------
+
+_MOVETEXT = chess.pgn.MOVETEXT_REGEX
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+class _Span(NamedTuple):
+    line: int
+    start: int
+    end: int
+    token: str
+
+
+def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:
+    """Where python-chess's reader finds the mainline moves of a game's
+    lines: (index of the first movetext line or -1, a span per move).
+
+    Follows the reader's rules (headers, ``%`` and ``;`` lines, comments
+    over several lines, variations), so that the n-th span is the token of
+    the n-th mainline move; the caller checks the tokens against those the
+    reader parsed.
+    """
+    n = len(lines)
+    pos = 0
+
+    def readline() -> tuple[int, str]:
+        nonlocal pos
+        if pos >= n:
+            return -1, ""
+        pos += 1
+        return pos - 1, lines[pos - 1]
+
+    index, line = readline()
+    base = 0
+    if line.startswith("\ufeff"):
+        line = line[1:]
+        base = 1
+    while line.isspace() or line.startswith("%") or line.startswith(";"):
+        index, line = readline()
+        base = 0
+    empty = 0
+    while line:
+        if line.startswith("%") or line.startswith(";"):
+            index, line = readline()
+            base = 0
+            continue
+        if empty < 1 and line.isspace():
+            empty += 1
+            index, line = readline()
+            base = 0
+            continue
+        if not line.startswith("["):
+            break
+        empty = 0
+        index, line = readline()
+        base = 0
+    first_line = index if line else -1
+    spans: list[_Span] = []
+    skip_depth = 0
+    fresh = True
+    while line:
+        if fresh:
+            if line.startswith("%") or line.startswith(";"):
+                index, line = readline()
+                base = 0
+                continue
+            if line.isspace():
+                break
+        fresh = True
+        for match in _MOVETEXT.finditer(line):
+            token = match.group(0)
+            if token.startswith("{"):
+                # The comment runs to the first "}" (perhaps lines later);
+                # the reader goes on with what follows it on that line.
+                skip = 2 if token.startswith("{ ") else 1
+                rest = token[skip:]
+                rest_base = base + match.start() + skip
+                while rest and "}" not in rest:
+                    index, rest = readline()
+                    rest_base = 0
+                if rest:
+                    close = rest.find("}")
+                    base = rest_base + close + 1
+                    line = rest[close + 1:]
+                else:
+                    line = ""
+                fresh = False
+                break
+            if token == "(":
+                if skip_depth:
+                    skip_depth += 1
+                elif spans:
+                    skip_depth = 1
+            elif token == ")":
+                if skip_depth:
+                    skip_depth -= 1
+            elif skip_depth:
+                continue
+            elif token.startswith(";"):
+                break
+            elif token[0] in "$?!" or token in _RESULTS:
+                continue
+            else:
+                spans.append(_Span(index, base + match.start(), base + match.end(), token))
+        if fresh:
+            index, line = readline()
+            base = 0
+    return first_line, spans
+
+
+# ---- one game's annotations ------------------------------------------------------
+
+
+@dataclass
+class Mistake:
+    """One move that made the mover's result worse."""
+
+    game: int
+    """1-based index of the game in the file."""
+    headers: dict[str, str]
+    ply: int
+    """python-chess's ply of the position before the move."""
+    move_index: int
+    """0-based index of the move in the mainline."""
+    san: str
+    label: str
+    """The move with its number, e.g. ``41... Kd3``."""
+    fen: str
+    before: Verdict
+    after: Verdict
+    """The verdict of the position after the move (for the opponent)."""
+    nag: int
+    best_san: str
+    best_dtz: int
+    best_precise: bool
+
+    @property
+    def result_before(self) -> int:
+        return self.before.result
+
+    @property
+    def result_after(self) -> int:
+        """The mover's result after the move."""
+        return -self.after.result
+
+    @property
+    def kind(self) -> str:
+        return f"{RESULT_WORDS[self.result_before]} -> {RESULT_WORDS[self.result_after]}"
+
+    def comment(self) -> str:
+        notes = []
+        if self.after.fifty or self.before.fifty:
+            notes.append(f"50-move rule, halfmove clock {self.after.clock}")
+        if self.nag == NAG_MISTAKE:
+            notes.append("DTZ rounding leaves doubt")
+        text = f"TB: {self.kind}"
+        if notes:
+            text += f" ({'; '.join(notes)})"
+        return f"{text}. Best: {self.best_san} (DTZ {_dtz_text(self.best_dtz, self.best_precise)})"
+
+
+@dataclass
+class GameNotes:
+    """What the annotator found in one game."""
+
+    first: int = -1
+    """Index of the first position probed (-1: the game never reaches the tables)."""
+    first_verdict: Optional[Verdict] = None
+    first_turn: bool = chess.WHITE
+    mistakes: list[Mistake] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    """Probes that failed (a missing or damaged table), with the reason."""
+
+
+def verdict_comment(v: Verdict, turn: bool) -> str:
+    """The comment on the first position in the tables, e.g.
+    ``TB: White to move: win (DTZ 23)``."""
+    side = "White" if turn == chess.WHITE else "Black"
+    if v.mated:
+        return f"TB: {side} is checkmated"
+    word = RESULT_WORDS[v.result]
+    if v.dtz == 0:
+        return f"TB: {side} to move: {word}"
+    dtz = _dtz_text(v.dtz, v.precise)
+    if v.fifty:
+        return f"TB: {side} to move: {word} by the 50-move rule (DTZ {dtz}, halfmove clock {v.clock})"
+    if v.doubt:
+        return (f"TB: {side} to move: {word}, or a draw by the 50-move rule if the DTZ is one "
+                f"more (DTZ {dtz}, halfmove clock {v.clock})")
+    if v.clock:
+        return f"TB: {side} to move: {word} (DTZ {dtz}, halfmove clock {v.clock})"
+    return f"TB: {side} to move: {word} (DTZ {dtz})"
+
+
+def _position_verdict(board: chess.Board, probed: _Probed) -> Verdict:
+    mated = probed.dtz == -1 and probed.clock >= 100 and board.is_checkmate()
+    return verdict(probed.dtz, probed.precise, probed.clock, mated)
+
+
+def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, int, bool, int]]:
+    """(move, its DTZ from the mover's side, exact?, result) of the best
+    legal move by :func:`_move_rank`, probing every child; None if a child
+    cannot be probed."""
+    pinned = tb._pinned
+    best: Optional[tuple[tuple[int, int, int], chess.Move, int, bool, int]] = None
+    for move in board.legal_moves:
+        zeroing = board.is_zeroing(move)
+        board.push(move)
+        try:
+            occ = board.occupied_co
+            r = _board_dtz(pinned, occ[1], occ[0], board.queens, board.rooks, board.bishops,
+                           board.knights, board.pawns, board.ep_square, board.turn)
+            if r < _FAILED_BELOW:
+                return None
+            child_dtz, precise = r >> 1, r & 1 == 1
+            mates = child_dtz == -1 and board.is_checkmate()
+            child = verdict(child_dtz, precise, board.halfmove_clock, mates)
+        finally:
+            board.pop()
+        dtz = move_dtz(child_dtz, zeroing, mates)
+        key = _move_rank(-child.result, dtz)
+        if best is None or key > best[0]:
+            best = (key, move, dtz, precise or zeroing or mates, -child.result)
+    if best is None:
+        return None
+    return best[1], best[2], best[3], best[4]
+
+
+def _board_at(final: chess.Board, moves: int, index: int) -> chess.Board:
+    board = final.copy()
+    for _ in range(moves - index):
+        board.pop()
+    return board
+
+
+def _move_label(board: chess.Board, san: str) -> str:
+    number = board.fullmove_number
+    return f"{number}. {san}" if board.turn == chess.WHITE else f"{number}... {san}"
+
+
+def analyse(tb: Tablebase, reader: _GameReader, game_index: int) -> GameNotes:
+    """The verdicts and mistakes of a game read by :class:`_GameReader`."""
+    notes = GameNotes()
+    if reader.first < 0 or reader.board is None:
+        return notes
+    final = reader.board
+    count = len(reader.moves)
+    first = reader.first
+    probes = reader.probes
+    for index, status in reader.failures:
+        board = _board_at(final, count, index)
+        notes.failures.append(_failure_text(tb, board, status))
+    # The first position actually probed carries the verdict comment.
+    start = next((i for i, p in enumerate(probes) if p is not None), -1)
+    if start < 0:
+        return notes
+    notes.first = first + start
+    last_index = first + len(probes) - 1
+    verdicts: list[Optional[Verdict]] = []
+    for offset, probed in enumerate(probes):
+        if probed is None:
+            verdicts.append(None)
+        elif first + offset == last_index:
+            verdicts.append(_position_verdict(final, probed))
+        else:
+            verdicts.append(verdict(probed.dtz, probed.precise, probed.clock))
+    first_verdict = verdicts[start]
+    assert first_verdict is not None
+    notes.first_verdict = first_verdict
+    turn_first = final.turn if (last_index - notes.first) % 2 == 0 else not final.turn
+    notes.first_turn = turn_first
+    for offset in range(start, len(probes) - 1):
+        before, after = verdicts[offset], verdicts[offset + 1]
+        if before is None or after is None:
+            continue
+        if -after.result >= before.result:
+            continue
+        lo_before = before.bounds()[0]
+        hi_after = -after.bounds()[0]
+        nag = NAG_BLUNDER if hi_after < lo_before else NAG_MISTAKE
+        index = first + offset
+        board = _board_at(final, count, index)
+        move = reader.moves[index]
+        san = board.san(move)
+        best = _best_move(tb, board)
+        if best is None:
+            continue
+        best_move, best_dtz, best_precise, _ = best
+        notes.mistakes.append(Mistake(
+            game=game_index, headers=reader.headers, ply=board.ply(), move_index=index,
+            san=san, label=_move_label(board, san), fen=board.fen(), before=before,
+            after=after, nag=nag, best_san=board.san(best_move), best_dtz=best_dtz,
+            best_precise=best_precise))
+    return notes
+
+
+def _failure_text(tb: Tablebase, board: chess.Board, status: int) -> str:
+    try:
+        tb.probe(board)
+    except (KeyError, ValueError, OSError) as e:
+        return str(e.args[0]) if e.args else str(e)
+    return f"{_ll.strerror(status)}: {board.fen()}"  # pragma: no cover (the probe failed once)
+
+
+# ---- writing -------------------------------------------------------------------------
+
+
+def _nag_text(nag: int) -> str:
+    return "??" if nag == NAG_BLUNDER else "?"
+
+
+def annotated_lines(lines: list[str], reader: _GameReader, notes: GameNotes) -> Optional[list[str]]:
+    """The game's lines with the notes inserted, or None when the moves
+    cannot be located in the text (the caller then rewrites the game)."""
+    first_line, spans = _mainline_spans(lines)
+    if [s.token for s in spans] != reader.tokens or first_line < 0:
+        return None
+    inserts: list[tuple[int, int, str]] = []
+    if notes.first_verdict is not None:
+        comment = "{" + verdict_comment(notes.first_verdict, notes.first_turn) + "}"
+        if notes.first == 0:
+            inserts.append((first_line, 0, comment + " "))
+        else:
+            span = spans[notes.first - 1]
+            inserts.append((span.line, _after_suffix(lines[span.line], span.end), " " + comment))
+    for mistake in notes.mistakes:
+        span = spans[mistake.move_index]
+        text = lines[span.line]
+        end = _after_suffix(text, span.end)
+        nag = _nag_text(mistake.nag) if end == span.end else f" ${mistake.nag}"
+        inserts.append((span.line, end, f"{nag} {{{mistake.comment()}}}"))
+    # Several inserts at one place keep their order (verdict, then mistake).
+    inserts.sort(key=lambda item: (item[0], item[1]))
+    out = list(lines)
+    for line_index in sorted({i[0] for i in inserts}, reverse=True):
+        text = out[line_index]
+        for _, col, piece in sorted((i for i in inserts if i[0] == line_index),
+                                    key=lambda item: item[1], reverse=True):
+            text = text[:col] + piece + text[col:]
+        out[line_index] = text
+    return out
+
+
+def _after_suffix(text: str, end: int) -> int:
+    """Past the ``!``/``?`` annotation glued to a move token."""
+    while end < len(text) and text[end] in "!?":
+        end += 1
+    return end
+
+
+def rebuilt_game(lines: list[str], notes: GameNotes) -> str:
+    """The game rewritten by python-chess's exporter, with the notes: the
+    fallback when the moves cannot be located in the original text."""
+    game = chess.pgn.read_game(io.StringIO("".join(lines)))
+    assert game is not None
+    nodes = list(game.mainline())
+    if notes.first_verdict is not None:
+        comment = verdict_comment(notes.first_verdict, notes.first_turn)
+        node: chess.pgn.GameNode = game if notes.first == 0 else nodes[notes.first - 1]
+        node.comment = " ".join(filter(None, [comment, node.comment]))
+    for mistake in notes.mistakes:
+        node = nodes[mistake.move_index]
+        node.nags.add(mistake.nag)
+        node.comment = " ".join(filter(None, [mistake.comment(), node.comment]))
+    return str(game) + "\n\n"
+
+
+# ---- the report -----------------------------------------------------------------------
+
+REPORT_HEADERS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+REPORT_FIELDS = ("game", *(h.lower() for h in REPORT_HEADERS), "ply", "move", "side", "nag",
+                 "before", "after", "fifty_move", "doubt", "dtz_before", "dtz_after",
+                 "halfmove_clock", "best_move", "best_dtz", "fen")
+
+
+def report_row(m: Mistake) -> dict[str, Any]:
+    """One report row (the keys are :data:`REPORT_FIELDS`)."""
+    row: dict[str, Any] = {"game": m.game}
+    for name in REPORT_HEADERS:
+        row[name.lower()] = m.headers.get(name, "")
+    row.update({
+        "ply": m.ply,
+        "move": m.label,
+        "side": "black" if "..." in m.label else "white",
+        "nag": _nag_text(m.nag),
+        "before": RESULT_WORDS[m.result_before],
+        "after": RESULT_WORDS[m.result_after],
+        "fifty_move": m.before.fifty or m.after.fifty,
+        "doubt": m.nag == NAG_MISTAKE,
+        "dtz_before": _dtz_text(m.before.dtz, m.before.precise),
+        "dtz_after": _dtz_text(m.after.dtz, m.after.precise),
+        "halfmove_clock": m.before.clock,
+        "best_move": m.best_san,
+        "best_dtz": _dtz_text(m.best_dtz, m.best_precise),
+        "fen": m.fen,
+    })
+    return row
+
+
+class _Report:
+    def __init__(self, handle: IO[str], fmt: str) -> None:
+        self.handle = handle
+        self.fmt = fmt
+        self.csv: Any = None
+        if fmt == "csv":
+            self.csv = csv.DictWriter(handle, fieldnames=REPORT_FIELDS, lineterminator="\n")
+            self.csv.writeheader()
+
+    def row(self, m: Mistake) -> None:
+        if self.csv is not None:
+            self.csv.writerow(report_row(m))
+        else:
+            self.handle.write(json.dumps(report_row(m)) + "\n")
+
+    def summary(self, s: Summary) -> None:
+        if self.csv is not None:
+            self.handle.write(f"# summary: {s.text()}\n")
+        else:
+            self.handle.write(json.dumps({"summary": s.as_dict()}) + "\n")
+
+
+# ---- the whole stream ---------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    """Counts over a run."""
+
+    games_read: int = 0
+    games_in_tables: int = 0
+    positions_probed: int = 0
+    broken: int = 0
+    variants: int = 0
+    failed_probes: int = 0
+    mistakes: int = 0
+    doubtful: int = 0
+    by_kind: dict[str, int] = field(default_factory=lambda: {
+        "win -> draw": 0, "win -> loss": 0, "draw -> loss": 0})
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"games_read": self.games_read, "games_in_tables": self.games_in_tables,
+                "positions_probed": self.positions_probed, "broken_games": self.broken,
+                "variant_games": self.variants, "failed_probes": self.failed_probes,
+                "mistakes": self.mistakes, "doubtful": self.doubtful,
+                "by_kind": dict(self.by_kind)}
+
+    def text(self) -> str:
+        kinds = ", ".join(f"{k} {v}" for k, v in self.by_kind.items())
+        text = (f"{self.games_read} games read, {self.games_in_tables} reaching the tables, "
+                f"{self.mistakes} mistakes ({kinds}; {self.doubtful} of them '?': "
+                f"DTZ rounding leaves doubt)")
+        skipped = []
+        if self.broken:
+            skipped.append(f"{self.broken} broken")
+        if self.variants:
+            skipped.append(f"{self.variants} of other variants")
+        if skipped:
+            text += f"; skipped {' and '.join(skipped)}"
+        if self.failed_probes:
+            text += f"; {self.failed_probes} positions could not be probed"
+        return text
+
+    @property
+    def ok(self) -> bool:
+        """True when every game was read and every position in range probed."""
+        return not (self.broken or self.variants or self.failed_probes)
+
+
+def _identify(index: int, headers: dict[str, str]) -> str:
+    who = f"{headers.get('White', '?')} - {headers.get('Black', '?')}"
+    extra = ", ".join(v for v in (headers.get("Date"), headers.get("Site")) if v and "?" not in v)
+    return f"game {index} ({who}{', ' + extra if extra else ''})"
+
+
+def annotate_stream(tb: Tablebase, source: IO[str], out: Optional[IO[str]] = None, *,
+                    report: Optional[Callable[[Mistake], None]] = None,
+                    warn: Optional[Callable[[str], None]] = None,
+                    progress: Optional[Callable[[int, int], None]] = None) -> Summary:
+    """Annotate every game of ``source`` into ``out`` (None: no output).
+
+    ``report`` receives each :class:`Mistake`, ``warn`` a line for each game
+    skipped or position that could not be probed, ``progress`` (games, chars
+    read) after each game.  Games are read and written one at a time.
+    """
+    summary = Summary()
+    recorder = _LineRecorder(source)
+    pinned = tb._pinned
+    largest = tb.largest
+    warn = warn or (lambda text: None)
+    while True:
+        reader = _GameReader(pinned, largest)
+        try:
+            game = chess.pgn.read_game(recorder, Visitor=lambda: reader)  # type: ignore[arg-type,return-value]
+        except Exception as e:  # python-chess gave up on this game's text
+            reader.errors.append(f"{type(e).__name__}: {e}")
+            game = reader
+        lines = recorder.take()
+        if game is None:
+            if lines and out is not None:
+                out.write("".join(lines))  # trailing blank lines or comments
+            break
+        summary.games_read += 1
+        index = summary.games_read
+        notes: Optional[GameNotes] = None
+        if reader.errors:
+            summary.broken += 1
+            warn(f"{_identify(index, reader.headers)}: {reader.errors[0]}; skipped")
+        elif reader.skip_reason:
+            summary.variants += 1
+            warn(f"{_identify(index, reader.headers)}: {reader.skip_reason}; skipped")
+        elif reader.first >= 0:
+            notes = analyse(tb, reader, index)
+            summary.positions_probed += sum(p is not None for p in reader.probes)
+            for text in notes.failures:
+                summary.failed_probes += 1
+                warn(f"{_identify(index, reader.headers)}: {text}")
+            if notes.first >= 0:
+                summary.games_in_tables += 1
+            for m in notes.mistakes:
+                summary.mistakes += 1
+                summary.doubtful += m.nag == NAG_MISTAKE
+                summary.by_kind[m.kind] += 1
+                if report is not None:
+                    report(m)
+        if out is not None:
+            if notes is None or notes.first < 0:
+                out.write("".join(lines))
+            else:
+                new = annotated_lines(lines, reader, notes)
+                out.write("".join(new) if new is not None else rebuilt_game(lines, notes))
+        if progress is not None:
+            progress(summary.games_read, recorder.chars)
+    return summary
+
+
+# ---- command line ---------------------------------------------------------------------
+
+
+def register(subparsers: Any) -> None:
+    """Add ``annotate`` to the ``pyfathom`` command's sub-parsers."""
+    p = subparsers.add_parser(
+        "annotate", help="mark the moves of PGN games that threw away tablebase wins and draws",
+        description="Read PGN games (python-chess's reader; - for stdin) and, from the first "
+                    "position the tables cover, mark every move that worsens the mover's result "
+                    "under the 50-move rule counted from the game's halfmove clock: '??' for a "
+                    "change of result, '?' where only DTZ rounding at the 50-move limit makes "
+                    "it one, with a comment naming the best move. The first position in the "
+                    "tables gets a comment with its verdict. Everything else in the games is "
+                    "kept as it was. Broken games and games of other variants are reported on "
+                    "stderr and written back unchanged. Exit status 0 when every game was "
+                    "read and every position in range probed, 1 otherwise.")
+    p.add_argument("file", metavar="GAMES.pgn", help="PGN file, or - for stdin")
+    p.add_argument("-o", "--output", metavar="OUT.pgn",
+                   help="annotated PGN (default: stdout); written to a temporary file and "
+                        "renamed when done")
+    p.add_argument("--tables", action="append", metavar="DIR",
+                   help="table directory (repeatable); default: $SYZYGY_PATH, else the "
+                        "download directory")
+    p.add_argument("--report", metavar="REPORT",
+                   help="one row per mistake and a summary: REPORT.csv or REPORT.jsonl")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="accepted for symmetry with 'batch'; probes are per position (see "
+                        "the README's measurement), so only 1 is used")
+    p.set_defaults(func=run)
+
+
+def _report_format(path: str) -> str:
+    lower = path.lower()
+    if lower.endswith(".csv"):
+        return "csv"
+    if lower.endswith(".jsonl"):
+        return "jsonl"
+    from pyfathom.cli import CliError
+
+    raise CliError(f"--report {path}: the name must end in .csv or .jsonl")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+class _AtomicText:
+    """A text file written under a temporary name in the destination's
+    directory and renamed over it by :meth:`commit`; :meth:`discard`
+    removes it (the destination is never truncated)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        directory = os.path.dirname(os.path.abspath(path))
+        fd, self.tmp = tempfile.mkstemp(prefix=".annotate-", suffix=".part", dir=directory)
+        self.handle: IO[str] = os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape",
+                                         newline="")
+
+    def commit(self) -> None:
+        self.handle.close()
+        os.replace(self.tmp, self.path)
+
+    def discard(self) -> None:
+        self.handle.close()
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+
+
+def run(args: argparse.Namespace) -> int:
+    """``pyfathom annotate``: returns the exit status."""
+    from pyfathom.cli import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, _err, _open_tables
+
+    if args.threads is not None and args.threads < 0:
+        raise CliError(f"--threads must be >= 0, not {args.threads}")
+    report_fmt = _report_format(args.report) if args.report else None
+    if args.output and args.output != "-" and args.file != "-" and _same_file(args.file, args.output):
+        raise CliError(f"-o {args.output} is the input file: choose another name")
+    if args.report and args.file != "-" and _same_file(args.file, args.report):
+        raise CliError(f"--report {args.report} is the input file: choose another name")
+    size = 0
+    source: IO[str]
+    if args.file == "-":
+        source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape",
+                                  newline="")
+    else:
+        try:
+            source = open(args.file, encoding="utf-8", errors="surrogateescape", newline="")
+            size = os.fstat(source.fileno()).st_size
+        except OSError as e:
+            raise CliError(f"cannot read {args.file}: {e.strerror or e}") from None
+    outputs: list[_AtomicText] = []
+    try:
+        tb = _open_tables(args.tables)
+        try:
+            out: IO[str]
+            if args.output and args.output != "-":
+                atomic = _AtomicText(args.output)
+                outputs.append(atomic)
+                out = atomic.handle
+            else:
+                out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8",
+                                       errors="surrogateescape", newline="",
+                                       write_through=False)
+            report_out: Optional[_Report] = None
+            if args.report:
+                report_file = _AtomicText(args.report)
+                outputs.append(report_file)
+                assert report_fmt is not None
+                report_out = _Report(report_file.handle, report_fmt)
+            bar = ProgressBar("annotate", "games")
+
+            def warn(text: str) -> None:
+                bar.close()
+                _err(text)
+
+            def progress(games: int, chars: int) -> None:
+                if size:
+                    label = f"annotate {min(chars / size, 1.0) * 100:5.1f}%"
+                    bar.update(games, 0, label=label)
+                else:
+                    bar.update(games)
+
+            try:
+                summary = annotate_stream(tb, source, out,
+                                          report=report_out.row if report_out else None,
+                                          warn=warn, progress=progress)
+            finally:
+                bar.close()
+            if report_out is not None:
+                report_out.summary(summary)
+            if outputs and outputs[0].handle is out:
+                pass
+            else:
+                out.flush()
+                out.detach()  # type: ignore[attr-defined]
+            for f in outputs:
+                f.commit()
+            outputs = []
+        except OSError as e:
+            raise CliError(f"cannot write: {e.strerror or e}") from None
+        finally:
+            tb.close()
+    finally:
+        for f in outputs:
+            f.discard()
+        if source is not sys.stdin and args.file != "-":
+            source.close()
+        elif isinstance(source, io.TextIOWrapper):
+            source.detach()
+    _err(summary.text())
+    return EXIT_OK if summary.ok else EXIT_FAIL
