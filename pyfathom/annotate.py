@@ -401,6 +401,7 @@ class Mistake:
     """The verdict of the position after the move (for the opponent)."""
     nag: int
     best_san: str
+    """The best move's SAN; empty when no move's table could be probed."""
     best_dtz: int
     best_precise: bool
 
@@ -426,6 +427,8 @@ class Mistake:
         text = f"TB: {self.kind}"
         if notes:
             text += f" ({'; '.join(notes)})"
+        if not self.best_san:  # no move's table could be probed
+            return text
         return f"{text}. Best: {self.best_san} (DTZ {_dtz_text(self.best_dtz, self.best_precise)})"
 
 
@@ -469,8 +472,8 @@ def _position_verdict(board: chess.Board, probed: _Probed) -> Verdict:
 
 def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, int, bool, int]]:
     """(move, its DTZ from the mover's side, exact?, result) of the best
-    legal move by :func:`_move_rank`, probing every child; None if a child
-    cannot be probed."""
+    legal move by :func:`_move_rank`, among the children that can be probed;
+    None if none can."""
     pinned = tb._pinned
     best: Optional[tuple[tuple[int, int, int], chess.Move, int, bool, int]] = None
     for move in board.legal_moves:
@@ -481,7 +484,7 @@ def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, 
             r = _board_dtz(pinned, occ[1], occ[0], board.queens, board.rooks, board.bishops,
                            board.knights, board.pawns, board.ep_square, board.turn)
             if r < _FAILED_BELOW:
-                return None
+                continue  # a missing table (say a DTZ table after a promotion)
             child_dtz, precise = r >> 1, r & 1 == 1
             mates = child_dtz == -1 and board.is_checkmate()
             child = verdict(child_dtz, precise, board.halfmove_clock, mates)
@@ -553,13 +556,13 @@ def analyse(tb: Tablebase, reader: _GameReader, game_index: int) -> GameNotes:
         move = reader.moves[index]
         san = board.san(move)
         best = _best_move(tb, board)
-        if best is None:
-            continue
-        best_move, best_dtz, best_precise, _ = best
+        best_san, best_dtz, best_precise = "", 0, True
+        if best is not None:
+            best_san, best_dtz, best_precise = board.san(best[0]), best[1], best[2]
         notes.mistakes.append(Mistake(
             game=game_index, headers=reader.headers, ply=board.ply(), move_index=index,
             san=san, label=_move_label(board, san), fen=board.fen(), before=before,
-            after=after, nag=nag, best_san=board.san(best_move), best_dtz=best_dtz,
+            after=after, nag=nag, best_san=best_san, best_dtz=best_dtz,
             best_precise=best_precise))
     return notes
 

@@ -178,6 +178,8 @@ class ReferenceAnnotator:
                 child_dtz = self.oracle.probe_dtz(board)
                 mated = board.is_checkmate()
                 result, _ = result_of(child_dtz, True, board.halfmove_clock, mated)
+            except KeyError:  # a missing table: not a candidate
+                continue
             finally:
                 board.pop()
             if mated:
