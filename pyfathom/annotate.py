@@ -16,16 +16,16 @@ the NAGs and comments inserted after the moves they annotate: headers,
 comments, clock and eval annotations and variations are kept byte for byte.
 
 >>> import io
->>> pgn = io.StringIO('[FEN "8/8/8/8/8/8/2Rk4/1K6 w - - 0 1"]\\n\\n1. Rc8 Kd3 2. Kb2 *\\n')
+>>> pgn = io.StringIO('[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\n\n1. Rg7 { [%clk 0:00:09] } 1/2-1/2\n')
 >>> out = io.StringIO()
 >>> with pyfathom.open_tablebase(TABLES) as tb:
 ...     summary = annotate_stream(tb, pgn, out)
 >>> print(out.getvalue().strip())
-[FEN "8/8/8/8/8/8/2Rk4/1K6 w - - 0 1"]
+[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]
 <BLANKLINE>
-{TB: White to move: win (DTZ 33)} 1. Rc8 Kd3 2. Kb2 *
+{TB: White to move: win (DTZ 1 or 2)} 1. Rg7?? {TB: win -> draw. Best: Ra8# (DTZ 1)} { [%clk 0:00:09] } 1/2-1/2
 >>> summary.games_read, summary.games_in_tables, summary.mistakes
-(1, 1, 0)
+(1, 1, 1)
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Iterator, NamedTuple, Optional
+from typing import IO, Any, Callable, NamedTuple, Optional, TextIO, cast
 
 import chess
 import chess.pgn
@@ -763,7 +763,7 @@ def annotate_stream(tb: Tablebase, source: IO[str], out: Optional[IO[str]] = Non
     while True:
         reader = _GameReader(pinned, largest)
         try:
-            game = chess.pgn.read_game(recorder, Visitor=lambda: reader)  # type: ignore[arg-type,return-value]
+            game = chess.pgn.read_game(cast(TextIO, recorder), Visitor=lambda: reader)
         except Exception as e:  # python-chess gave up on this game's text
             reader.errors.append(f"{type(e).__name__}: {e}")
             game = reader

@@ -401,3 +401,15 @@ def test_random_clock_rounding_cases_exist(tablebase: Any) -> None:
     """The generated games do reach the doubtful '?' case the rules describe."""
     _, rows, summary = _annotate(tablebase, pgn_games.generated_pgn(600, seed=16))
     assert summary.doubtful > 0 and any(r.nag == MISTAKE for r in rows)
+
+
+def test_module_examples(syzygy_dir: Path) -> None:
+    import doctest
+
+    import pyfathom
+    import pyfathom.annotate
+
+    result = doctest.testmod(pyfathom.annotate, extraglobs={"TABLES": str(syzygy_dir),
+                                                            "pyfathom": pyfathom},
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 3
