@@ -16,7 +16,7 @@ the NAGs and comments inserted after the moves they annotate: headers,
 comments, clock and eval annotations and variations are kept byte for byte.
 
 >>> import io
->>> pgn = io.StringIO('[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\n\n1. Rg7 { [%clk 0:00:09] } 1/2-1/2\n')
+>>> pgn = io.StringIO('[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\\n\\n1. Rg7 { [%clk 0:00:09] } 1/2-1/2\\n')
 >>> out = io.StringIO()
 >>> with pyfathom.open_tablebase(TABLES) as tb:
 ...     summary = annotate_stream(tb, pgn, out)
