@@ -500,7 +500,7 @@ def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, 
 
 
 def _board_at(final: chess.Board, moves: int, index: int) -> chess.Board:
-    board = final.copy()
+    board = final.copy(stack=moves - index)
     for _ in range(moves - index):
         board.pop()
     return board

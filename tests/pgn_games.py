@@ -243,3 +243,41 @@ def read_games(text: str) -> list[chess.pgn.Game]:
         if game is None:
             return games
         games.append(game)
+
+
+def full_game(index: int, rng: random.Random, *, tail: tuple[int, int] = (6, 30),
+              max_plies: int = 220) -> chess.pgn.Game:
+    """A whole game from the standard start, lichess-like (headers, a clock
+    comment on every move), played by a mover that captures whenever it can
+    so that most games reach few pieces; it goes on for ``tail`` plies once
+    at most five pieces are left."""
+    board = chess.Board()
+    game = chess.pgn.Game()
+    game.headers.update({
+        "Event": "Rated blitz game", "Site": f"https://example.org/f{index:07d}",
+        "Date": "2026.11.30", "Round": "-", "White": f"player{rng.randint(1, 9999)}",
+        "Black": f"player{rng.randint(1, 9999)}", "Result": "*",
+        "WhiteElo": str(rng.randint(800, 2500)), "BlackElo": str(rng.randint(800, 2500)),
+        "TimeControl": "180+2", "ECO": "A00", "Termination": "Normal",
+    })
+    node: chess.pgn.GameNode = game
+    seconds = [180, 180]
+    left = -1
+    for _ in range(max_plies):
+        if board.is_game_over(claim_draw=False) or left == 0:
+            break
+        moves = list(board.legal_moves)
+        captures = [m for m in moves if board.is_capture(m)]
+        move = rng.choice(captures) if captures and rng.random() < 0.9 else rng.choice(moves)
+        node = node.add_main_variation(move)
+        side = int(board.turn)
+        board.push(move)
+        seconds[side] = max(seconds[side] - rng.randint(0, 6) + 2, 1)
+        node.comment = f"[%clk 0:{seconds[side] // 60:02d}:{seconds[side] % 60:02d}]"
+        if left > 0:
+            left -= 1
+        elif left < 0 and chess.popcount(board.occupied) <= 5:
+            left = rng.randint(*tail)
+    outcome = board.outcome(claim_draw=False)
+    game.headers["Result"] = outcome.result() if outcome else "*"
+    return game
