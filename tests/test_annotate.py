@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,13 @@ def _annotate(tablebase: Any, text: str) -> tuple[str, list[Any], Any]:
     rows: list[Any] = []
     summary = annotate_stream(tablebase, io.StringIO(text), out, report=rows.append)
     return out.getvalue(), rows, summary
+
+
+def strip_notes(text: str) -> str:
+    """The annotated text without what the annotator inserts."""
+    text = re.sub(r"(\?\?|\?| \$[24])? \{TB: (win|draw|loss) ->[^}]*\}", "", text)
+    text = re.sub(r" \{TB: (White|Black)[^}]*\}", "", text)
+    return re.sub(r"(?m)^(\ufeff?)\{TB: [^}]*\} ", r"\1", text)
 
 
 def _game(fen: str | None, sans: list[str], **headers: str) -> str:
@@ -177,7 +185,7 @@ def test_everything_else_is_kept(tablebase: Any) -> None:
            'comment } 1/2-1/2\n\n')
     text, rows, _ = _annotate(tablebase, pgn)
     # Only the notes were added: removing them gives the input back.
-    assert text.replace("!", "!", 1).count("{") == pgn.count("{") + 2
+    assert strip_notes(text) == pgn and text.count("{TB: ") == 2
     game = chess.pgn.read_game(io.StringIO(text))
     assert game is not None
     node = game.next()
@@ -192,7 +200,7 @@ def test_everything_else_is_kept(tablebase: Any) -> None:
 def test_windows_line_ends_and_bom(tablebase: Any) -> None:
     pgn = "\ufeff[FEN \"7k/R7/6K1/8/8/8/8/8 w - - 0 1\"]\r\n\r\n1. Rg7 1/2-1/2\r\n\r\n"
     text, rows, _ = _annotate(tablebase, pgn)
-    assert len(rows) == 1 and text.startswith("\ufeff[FEN")
+    assert len(rows) == 1 and text.startswith("\ufeff[FEN") and strip_notes(text) == pgn
     assert text.count("\r\n") == pgn.count("\r\n")
     game = chess.pgn.read_game(io.StringIO(text))
     assert game is not None and game.next().nags == {BLUNDER}  # type: ignore[union-attr]
@@ -228,6 +236,7 @@ def _compare(tablebase: Any, oracle: chess.syzygy.Tablebase, text: str,
     out, rows, summary = _annotate(tablebase, text)
     ref = pgn_games.ReferenceAnnotator(oracle, lambda b: bool(tablebase.probe(b).dtz_precise),
                                        tablebase.largest)
+    assert strip_notes(out) == text
     games = pgn_games.read_games(text)
     back = pgn_games.read_games(out)
     assert len(back) == len(games) == summary.games_read
@@ -413,3 +422,32 @@ def test_module_examples(syzygy_dir: Path) -> None:
                                                             "pyfathom": pyfathom},
                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 3
+
+
+def test_readme_example(tablebase: Any) -> None:
+    """The README's before/after example is what the annotator writes."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("### Annotating games")[1].split("### The command line")[0]
+    blocks = section.split("```\n")
+    before = next(b for b in blocks if b.startswith("[Event"))
+    after = next(b for b in blocks if b.startswith("{TB:"))
+    text, rows, summary = _annotate(tablebase, before)
+    assert summary.games_read == 3 and len(rows) == 3
+    written = text.splitlines()
+    for line in after.splitlines():
+        shown = line.split(" ...")[0]
+        assert any(w.startswith(shown) for w in written), line
+    assert strip_notes(text) == before
+
+
+def test_benchmark_runs(syzygy_dir: Path, tmp_path: Path) -> None:
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text(pgn_games.generated_pgn(30, seed=2))
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_annotate.py"),
+                           "--pgn", str(pgn), "--tables", str(syzygy_dir), "--rounds", "1",
+                           "--oracle-games", "5", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["games"] == 30 and result["cli_status"] in (0, 1)
+    assert result["annotate_over_read"]["median"] > 0 and result["per_board_us"] > 0
