@@ -864,6 +864,18 @@ class _AtomicText:
         self.path = path
         directory = os.path.dirname(os.path.abspath(path))
         fd, self.tmp = tempfile.mkstemp(prefix=".annotate-", suffix=".part", dir=directory)
+        # mkstemp makes the file private (0600); give it the mode a plain
+        # open() would (or the replaced file's).
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        try:
+            os.fchmod(fd, mode)
+        except (OSError, AttributeError):  # pragma: no cover (Windows has no fchmod)
+            pass
         self.handle: IO[str] = os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape",
                                          newline="")
 
@@ -879,6 +891,34 @@ class _AtomicText:
             pass
 
 
+def _open_source(path: str) -> tuple[IO[str], int]:
+    """The input as text (bytes that are not UTF-8 pass through unchanged)
+    and its size in characters' worth of bytes (0: unknown)."""
+    from pyfathom.cli import CliError
+
+    if path == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape",
+                                newline=""), 0
+    try:
+        handle = open(path, encoding="utf-8", errors="surrogateescape", newline="")
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return handle, os.fstat(handle.fileno()).st_size
+    except OSError:  # pragma: no cover
+        return handle, 0
+
+
+def _stdout() -> IO[str]:
+    out = sys.stdout
+    reconfigure = getattr(out, "reconfigure", None)
+    if reconfigure is not None:
+        # Write the games' bytes back as read: no newline translation, and
+        # bytes that were not UTF-8 go out unchanged.
+        reconfigure(errors="surrogateescape", newline="")
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """``pyfathom annotate``: returns the exit status."""
     from pyfathom.cli import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, _err, _open_tables
@@ -886,40 +926,25 @@ def run(args: argparse.Namespace) -> int:
     if args.threads is not None and args.threads < 0:
         raise CliError(f"--threads must be >= 0, not {args.threads}")
     report_fmt = _report_format(args.report) if args.report else None
-    if args.output and args.output != "-" and args.file != "-" and _same_file(args.file, args.output):
-        raise CliError(f"-o {args.output} is the input file: choose another name")
-    if args.report and args.file != "-" and _same_file(args.file, args.report):
-        raise CliError(f"--report {args.report} is the input file: choose another name")
-    size = 0
-    source: IO[str]
-    if args.file == "-":
-        source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape",
-                                  newline="")
-    else:
-        try:
-            source = open(args.file, encoding="utf-8", errors="surrogateescape", newline="")
-            size = os.fstat(source.fileno()).st_size
-        except OSError as e:
-            raise CliError(f"cannot read {args.file}: {e.strerror or e}") from None
-    outputs: list[_AtomicText] = []
+    to_file = bool(args.output) and args.output != "-"
+    if args.file != "-":
+        for option, name in (("-o", args.output if to_file else None), ("--report", args.report)):
+            if name and _same_file(args.file, name):
+                raise CliError(f"{option} {name} is the input file: choose another name")
+    source, size = _open_source(args.file)
+    pending: list[_AtomicText] = []
     try:
         tb = _open_tables(args.tables)
         try:
-            out: IO[str]
-            if args.output and args.output != "-":
-                atomic = _AtomicText(args.output)
-                outputs.append(atomic)
-                out = atomic.handle
+            if to_file:
+                pending.append(_AtomicText(args.output))
+                out = pending[-1].handle
             else:
-                out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8",
-                                       errors="surrogateescape", newline="",
-                                       write_through=False)
-            report_out: Optional[_Report] = None
-            if args.report:
-                report_file = _AtomicText(args.report)
-                outputs.append(report_file)
-                assert report_fmt is not None
-                report_out = _Report(report_file.handle, report_fmt)
+                out = _stdout()
+            report: Optional[_Report] = None
+            if args.report and report_fmt:
+                pending.append(_AtomicText(args.report))
+                report = _Report(pending[-1].handle, report_fmt)
             bar = ProgressBar("annotate", "games")
 
             def warn(text: str) -> None:
@@ -927,38 +952,32 @@ def run(args: argparse.Namespace) -> int:
                 _err(text)
 
             def progress(games: int, chars: int) -> None:
-                if size:
-                    label = f"annotate {min(chars / size, 1.0) * 100:5.1f}%"
-                    bar.update(games, 0, label=label)
-                else:
-                    bar.update(games)
+                if not bar.enabled:
+                    return
+                label = f"annotate {min(chars / size, 1.0) * 100:5.1f}%" if size else None
+                bar.update(games, 0, label=label)
 
             try:
-                summary = annotate_stream(tb, source, out,
-                                          report=report_out.row if report_out else None,
+                summary = annotate_stream(tb, source, out, report=report.row if report else None,
                                           warn=warn, progress=progress)
             finally:
                 bar.close()
-            if report_out is not None:
-                report_out.summary(summary)
-            if outputs and outputs[0].handle is out:
-                pass
-            else:
-                out.flush()
-                out.detach()  # type: ignore[attr-defined]
-            for f in outputs:
+            if report is not None:
+                report.summary(summary)
+            out.flush()
+            for f in pending:
                 f.commit()
-            outputs = []
+            pending = []
         except OSError as e:
             raise CliError(f"cannot write: {e.strerror or e}") from None
         finally:
             tb.close()
     finally:
-        for f in outputs:
+        for f in pending:
             f.discard()
-        if source is not sys.stdin and args.file != "-":
+        if args.file == "-" and isinstance(source, io.TextIOWrapper):
+            source.detach()  # leave sys.stdin's buffer open
+        else:
             source.close()
-        elif isinstance(source, io.TextIOWrapper):
-            source.detach()
     _err(summary.text())
     return EXIT_OK if summary.ok else EXIT_FAIL

@@ -451,3 +451,19 @@ def test_benchmark_runs(syzygy_dir: Path, tmp_path: Path) -> None:
     result = json.loads(proc.stdout)
     assert result["games"] == 30 and result["cli_status"] in (0, 1)
     assert result["annotate_over_read"]["median"] > 0 and result["per_board_us"] > 0
+
+
+def test_rewrite_when_the_moves_cannot_be_located(tablebase: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should the text scan ever disagree with python-chess's reader, the
+    game is rewritten by python-chess's exporter, notes included."""
+    import pyfathom.annotate
+
+    monkeypatch.setattr(pyfathom.annotate, "_mainline_spans", lambda lines: (-1, []))
+    text, rows, _ = _annotate(tablebase, _game("7k/R7/6K1/8/8/8/8/8 w - - 0 1", ["Rg7"],
+                                               Event="Fallback"))
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["Event"] == "Fallback"
+    node = game.next()
+    assert node is not None and node.nags == {BLUNDER} and node.comment.startswith("TB: win -> draw")
+    assert game.comment.startswith("TB: White to move: win") and len(rows) == 1
