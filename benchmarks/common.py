@@ -22,11 +22,9 @@ import positions as _positions  # noqa: E402  (the tests' generators)
 
 def default_tables() -> Path:
     """The tests' table directory, fetched (verified) on first use."""
-    from pyfathom import _sdist
+    import table_cache  # tests/table_cache.py: the one definition of the cache
 
-    env = os.environ.get("PYFATHOM_TEST_CACHE")
-    cache = Path(env) if env else Path.home() / ".cache" / "pyfathom-tests"
-    return _sdist.ensure_tables(cache / "syzygy-chess-1.11.2", cache, include_epd=True)
+    return table_cache.tables_dir()
 
 
 def make_positions(path: Path, n: int, seed: int = 2024) -> Path:

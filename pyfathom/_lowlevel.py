@@ -32,6 +32,7 @@ from pyfathom._errors import (
     TooManyPiecesError,
 )
 from pyfathom._fathom import ffi, lib
+from pyfathom._types import Status
 
 Handle = Any
 """A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
@@ -40,19 +41,25 @@ ProbeFn = Callable[..., int]
 
 NULL: Any = ffi.NULL
 
-OK: int = lib.FATHOM_OK
-ERR_MISSING_TABLE: int = lib.FATHOM_ERR_MISSING_TABLE
-ERR_CASTLING: int = lib.FATHOM_ERR_CASTLING
-ERR_TOO_MANY_PIECES: int = lib.FATHOM_ERR_TOO_MANY_PIECES
-ERR_INVALID_POSITION: int = lib.FATHOM_ERR_INVALID_POSITION
-ERR_BAD_MAGIC: int = lib.FATHOM_ERR_BAD_MAGIC
-ERR_BAD_SIZE: int = lib.FATHOM_ERR_BAD_SIZE
-ERR_CORRUPT: int = lib.FATHOM_ERR_CORRUPT
-ERR_IO: int = lib.FATHOM_ERR_IO
-ERR_NO_MEMORY: int = lib.FATHOM_ERR_NO_MEMORY
-ERR_ARGUMENT: int = lib.FATHOM_ERR_ARGUMENT
 
-MAX_PIECES: int = lib.FATHOM_MAX_PIECES
+def _check_status_codes() -> None:
+    """The status codes are defined once, as ``enum fathom_status`` in
+    ``fathom.h``; :class:`~pyfathom.Status` names them for Python (adding
+    ``VARIANT`` right after the core's last code).  Refuse to import a build
+    whose codes disagree with it, so that no code can mean two things."""
+    for member in Status:
+        if member is Status.VARIANT:
+            c_name, value = "FATHOM_STATUS_COUNT", lib.FATHOM_STATUS_COUNT
+        else:
+            c_name = "FATHOM_OK" if member is Status.OK else f"FATHOM_ERR_{member.name}"
+            value = getattr(lib, c_name, None)
+        if value != member.value:  # pragma: no cover
+            raise ImportError(f"pyfathom: Status.{member.name} is {member.value} but the "
+                              f"C core's {c_name} is {value}")
+
+
+_check_status_codes()
+
 MAX_MOVES: int = lib.FATHOM_MAX_MOVES
 BATCH_WDL_FAILED: int = lib.FATHOM_BATCH_WDL_FAILED
 BATCH_DTZ_FAILED: int = lib.FATHOM_BATCH_DTZ_FAILED
@@ -94,16 +101,16 @@ probe_dtz_raw: ProbeFn = lib.fathom_probe_dtz
 # ---- the status code -> exception table ------------------------------------
 
 _EXCEPTIONS: dict[int, type[Exception]] = {
-    ERR_MISSING_TABLE: MissingTableError,
-    ERR_CASTLING: CastlingRightsError,
-    ERR_TOO_MANY_PIECES: TooManyPiecesError,
-    ERR_INVALID_POSITION: InvalidPositionError,
-    ERR_BAD_MAGIC: CorruptTableError,
-    ERR_BAD_SIZE: CorruptTableError,
-    ERR_CORRUPT: CorruptTableError,
-    ERR_IO: TableFileError,
-    ERR_NO_MEMORY: MemoryError,
-    ERR_ARGUMENT: FathomError,
+    Status.MISSING_TABLE: MissingTableError,
+    Status.CASTLING: CastlingRightsError,
+    Status.TOO_MANY_PIECES: TooManyPiecesError,
+    Status.INVALID_POSITION: InvalidPositionError,
+    Status.BAD_MAGIC: CorruptTableError,
+    Status.BAD_SIZE: CorruptTableError,
+    Status.CORRUPT: CorruptTableError,
+    Status.IO: TableFileError,
+    Status.NO_MEMORY: MemoryError,
+    Status.ARGUMENT: FathomError,
 }
 
 
@@ -131,11 +138,11 @@ def error(status: int, context: str, detail: Optional[Detail] = None,
     cls = _EXCEPTIONS.get(status, FathomError)
     detail = detail or Detail()
     if message is None:
-        if status == ERR_MISSING_TABLE:
+        if status == Status.MISSING_TABLE:
             metric = detail.metric or "syzygy"
             table = detail.table or "(unknown)"
             message = f"did not find {metric} table {table}: {context}"
-        elif status == ERR_CASTLING:
+        elif status == Status.CASTLING:
             message = f"syzygy tables do not contain positions with castling rights: {context}"
         elif issubclass(cls, OSError) and detail.path:
             about = f" ({detail.metric} table {detail.table})" if detail.table else ""
@@ -153,7 +160,7 @@ def error(status: int, context: str, detail: Optional[Detail] = None,
 
 def check(status: int, context: str) -> None:
     """Raise :func:`error` unless ``status`` is ``FATHOM_OK``."""
-    if status != OK:
+    if status != Status.OK:
         raise error(status, context)
 
 
@@ -187,16 +194,8 @@ def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> 
     found = ffi.new("unsigned *")
     status = lib.fathom_add_directory(handle, os.fsencode(path), int(load_wdl),
                                       int(load_dtz), found)
-    if status != OK:
+    if status != Status.OK:
         raise error(status, f"adding directory {path!r}", Detail(path=path))
-    return int(found[0])
-
-
-def add_path_list(handle: Handle, paths: str, sep: str) -> int:
-    """``fathom_add_path_list``: as Fathom's ``tb_init`` path list."""
-    found = ffi.new("unsigned *")
-    check(lib.fathom_add_path_list(handle, os.fsencode(paths), sep.encode("ascii"), found),
-          f"adding path list {paths!r}")
     return int(found[0])
 
 
@@ -254,14 +253,14 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
     status = lib.fathom_probe_root(handle, white, black, kings, queens, rooks,
                                    bishops, knights, pawns, ep, turn, rule50,
                                    moves, count, ints, ints + 1, ints + 2, d)
-    if status != OK:
+    if status != Status.OK:
         return RootResult(status, [], 0, 0, False, _detail(d))
     rows = [(getattr(m, "from"), m.to, m.promotion, m.wdl, m.dtz, m.rank)
             for m in moves[0:count[0]]]
     return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail())
 
 
-if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch)
+if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch_arrays)
     import numpy as np
     import numpy.typing as npt
 
@@ -306,3 +305,41 @@ def raise_error(status: int, context: str, detail: Optional[Detail] = None,
                 message: Optional[str] = None) -> NoReturn:
     """``raise error(...)``, for callers that want a NoReturn call."""
     raise error(status, context, detail, message)
+
+
+# ---- the C FEN parser (batch files) -----------------------------------------
+
+FEN_EPD: int = lib.FATHOM_FEN_EPD
+"""Flag for :func:`parse_fen_batch`: accept EPD lines (operations after the
+four position fields)."""
+
+
+def parse_fen_batch(data: bytes, offsets: npt.NDArray[np.uintp],
+                    lengths: npt.NDArray[np.uintp], flags: int,
+                    masks: Sequence[U64Array], ep: U8Array, turn: U8Array,
+                    castling: U8Array, fen_begin: npt.NDArray[np.uintp],
+                    fen_end: npt.NDArray[np.uintp], status: npt.NDArray[np.int8]) -> int:
+    """``fathom_parse_fen_batch``: parse line ``i`` of ``data`` (bytes
+    ``offsets[i]`` to ``offsets[i] + lengths[i]``) into row ``i`` of the
+    output arrays (``masks``: white, black, kings, queens, rooks, bishops,
+    knights, pawns), in one call; ``status`` receives each line's
+    ``FATHOM_FEN_*`` code (see :func:`fen_strerror`).  Returns the number of
+    lines parsed without error."""
+    def out(ctype: str, array: Any) -> Any:
+        return ffi.from_buffer(ctype, array, require_writable=True)
+
+    n = len(offsets)
+    if n == 0:
+        return 0
+    return int(lib.fathom_parse_fen_batch(
+        ffi.from_buffer(data), ffi.from_buffer("size_t[]", offsets),
+        ffi.from_buffer("size_t[]", lengths), n, flags,
+        *(out("uint64_t[]", m) for m in masks),
+        out("uint8_t[]", ep), out("uint8_t[]", turn), out("uint8_t[]", castling),
+        NULL, out("size_t[]", fen_begin), out("size_t[]", fen_end), out("int8_t[]", status)))
+
+
+def fen_strerror(status: int) -> str:
+    """``fathom_fen_strerror``: the C FEN parser's message for a code."""
+    text: bytes = ffi.string(lib.fathom_fen_strerror(int(status)))
+    return text.decode("utf-8", "replace")

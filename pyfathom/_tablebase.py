@@ -10,7 +10,7 @@ import chess
 
 from pyfathom import _lowlevel as _ll
 from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
-from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
+from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
 
 if TYPE_CHECKING:  # numpy is imported by the first batch call, not with pyfathom
     import numpy as np
@@ -175,7 +175,7 @@ class Tablebase:
                 f"syzygy tables for standard chess, probed with {board.uci_variant}: "
                 f"{board.fen()}")
         if board.castling_rights:
-            _ll.raise_error(_ll.ERR_CASTLING, board.fen())
+            _ll.raise_error(Status.CASTLING, board.fen())
 
     def _fail(self, full_probe: _ll.ProbeFn, board: chess.Board, status: int) -> NoReturn:
         """Raise the exception for a probe of ``board`` that failed with
@@ -185,10 +185,10 @@ class Tablebase:
         fen = board.fen()
         message = None
         detail = None
-        if status == _ll.ERR_TOO_MANY_PIECES:
+        if status == Status.TOO_MANY_PIECES:
             message = (f"syzygy tables support up to {self.largest} pieces, "
                        f"not {chess.popcount(board.occupied)}: {fen}")
-        elif status == _ll.ERR_INVALID_POSITION:
+        elif status == Status.INVALID_POSITION:
             message = f"invalid position ({_invalid_reasons(board)}): {fen}"
         else:
             occ = board.occupied_co
@@ -197,6 +197,19 @@ class Tablebase:
                                          board.bishops, board.knights, board.pawns,
                                          board.ep_square or 0, board.turn)
         _ll.raise_error(status, fen, detail, message)
+
+    def _bitboard_error(self, dtz: bool, white: int, black: int, kings: int, queens: int,
+                        rooks: int, bishops: int, knights: int, pawns: int, ep: int,
+                        turn: bool, status: int) -> Exception:
+        """The exception for one row of a bitboard batch probe that failed
+        with ``status`` (for :mod:`pyfathom.batch_files`, which reports bad
+        rows by line): the probe is repeated alone to learn the table or
+        file involved.  ``status`` is kept when the repeat succeeds (a file
+        readable again)."""
+        full_probe = _ll.probe_dtz_raw if dtz else _ll.probe_wdl_raw
+        again, detail = _ll.probe_detail(full_probe, self._handle(), white, black, kings,
+                                         queens, rooks, bishops, knights, pawns, ep, turn)
+        return _ll.error(again if again != Status.OK else status, "this line", detail)
 
     # ---- per-position probes (the hot path: one foreign call each) --------
 
@@ -359,8 +372,8 @@ class Tablebase:
                              board.rooks, board.bishops, board.knights,
                              board.pawns, board.ep_square or 0, board.turn,
                              board.halfmove_clock)
-        if res.status != _ll.OK:
-            if res.status in (_ll.ERR_TOO_MANY_PIECES, _ll.ERR_INVALID_POSITION):
+        if res.status != Status.OK:
+            if res.status in (Status.TOO_MANY_PIECES, Status.INVALID_POSITION):
                 self._fail(_ll.probe_dtz_raw, board, res.status)
             _ll.raise_error(res.status, board.fen(), res.detail)
         Move = chess.Move
@@ -388,9 +401,9 @@ class Tablebase:
         ...                        chess.Board()])
         array([  -2, -128], dtype=int8)
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
-        out: npt.NDArray[np.int8] = _batch.probe_many(
+        out: npt.NDArray[np.int8] = _batch_arrays.probe_many(
             self._handle(), self.largest, boards, False, threads, status)
         return out
 
@@ -404,9 +417,9 @@ class Tablebase:
         ...     tb.probe_dtz_many([chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")])
         array([-53], dtype=int16)
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
-        out: npt.NDArray[np.int16] = _batch.probe_many(
+        out: npt.NDArray[np.int16] = _batch_arrays.probe_many(
             self._handle(), self.largest, boards, True, threads, status)
         return out
 
@@ -462,9 +475,9 @@ class Tablebase:
             :exc:`ValueError` for a wrong shape, a length that differs from
             ``white``'s, or a value out of range.
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
-        out: npt.NDArray[np.int8] = _batch.probe_arrays(
+        out: npt.NDArray[np.int8] = _batch_arrays.probe_arrays(
             self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
                              turn), False, threads, status)
         return out
@@ -481,9 +494,9 @@ class Tablebase:
         :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
         :meth:`probe_wdl_bitboards`.
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
-        out: npt.NDArray[np.int16] = _batch.probe_arrays(
+        out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
             self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
                              turn), True, threads, status)
         return out

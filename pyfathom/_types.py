@@ -21,8 +21,10 @@ class Status(enum.IntEnum):
 
     Batch calls fill a ``status`` array with these codes on request (see
     :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers are the
-    C core's status codes, plus ``VARIANT``, which only the board-based
-    calls give.
+    C core's status codes (``enum fathom_status`` in ``fathom.h``, their one
+    definition: :mod:`pyfathom._lowlevel` refuses to import if a member here
+    disagrees with it), plus ``VARIANT``, which only the board-based calls
+    give.
 
     >>> pyfathom.Status(1)
     Status.MISSING_TABLE

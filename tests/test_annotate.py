@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import subprocess
 import sys
@@ -300,10 +299,9 @@ def test_generated_five_piece_games_match_python_chess(tmp_path: Path) -> None:
     if not (SHARED5 / "KBBvKN.rtbz").exists():
         pytest.skip(f"no 5-piece tables in {SHARED5}")
     import pyfathom
-    from pyfathom import _sdist
+    import table_cache
 
-    cache = Path(os.environ.get("PYFATHOM_TEST_CACHE") or Path.home() / ".cache" / "pyfathom-tests")
-    small = _sdist.ensure_tables(cache / "syzygy-chess-1.11.2", cache, include_epd=True)
+    small = table_cache.tables_dir()
     with pyfathom.open_tablebase([small, SHARED5]) as tb, \
             chess.syzygy.open_tablebase(str(small)) as oracle:
         oracle.add_directory(str(SHARED5))

@@ -84,9 +84,9 @@ def test_same_results_as_the_cffi_lean_probes(tablebase: Any, kind: str) -> None
         outcomes[ll.strerror(status)] = outcomes.get(ll.strerror(status), 0) + 1
     assert not bad, P.mismatch_report(f"board_{kind} vs cffi", len(rows), bad)
     # The rows did reach the failure paths, not only answers.
-    failures = {ll.strerror(s) for s in (ll.ERR_TOO_MANY_PIECES, ll.ERR_INVALID_POSITION)}
+    failures = {ll.strerror(s) for s in (pyfathom.Status.TOO_MANY_PIECES, pyfathom.Status.INVALID_POSITION)}
     assert failures <= outcomes.keys(), outcomes
-    assert outcomes[ll.strerror(ll.OK)] > len(P.ALL_TABLES) * 10, outcomes
+    assert outcomes[ll.strerror(pyfathom.Status.OK)] > len(P.ALL_TABLES) * 10, outcomes
 
 
 def test_ep_and_turn_are_read_as_python_chess_writes_them(tablebase: Any) -> None:
@@ -101,7 +101,7 @@ def test_ep_and_turn_are_read_as_python_chess_writes_them(tablebase: Any) -> Non
     assert ll.board_wdl(pinned, *bitboards, 0, True) == answer
     assert ll.board_wdl(pinned, *bitboards, None, 1) == answer
     assert ll.board_wdl(pinned, *bitboards, None, False) == ll.board_wdl(pinned, *bitboards, None, 0)
-    invalid = ll.LEAN_FAILED + ll.ERR_INVALID_POSITION
+    invalid = ll.LEAN_FAILED + pyfathom.Status.INVALID_POSITION
     for ep in (-1, 64, 2**31, 2**70, -(2**70)):
         assert ll.board_wdl(pinned, *bitboards, ep, True) == invalid, ep
         assert ll.board_dtz(pinned, *bitboards, ep, True) == invalid, ep
@@ -116,7 +116,7 @@ def test_bitboards_are_read_modulo_2_64(tablebase: Any) -> None:
     assert ll.board_wdl(pinned, white + 2**64, black, queens + 2**65, *rest) == answer
     # -1 is every square: 64 pieces.
     assert (ll.board_wdl(pinned, -1, black, queens, *rest)
-            == ll.LEAN_FAILED + ll.ERR_TOO_MANY_PIECES)
+            == ll.LEAN_FAILED + pyfathom.Status.TOO_MANY_PIECES)
 
 
 @pytest.mark.parametrize("bad", [1.5, "1", None, b"\x01", [1]])
@@ -154,8 +154,8 @@ def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
                   _foreign_capsule()):
         with pytest.raises((TypeError, ValueError)):
             ll.board_wdl(wrong, *args)
-    assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + ll.ERR_ARGUMENT
-    assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + ll.ERR_ARGUMENT
+    assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
+    assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     with pytest.raises(ValueError, match="NULL instance"):
         ll._fathom.pin(tablebase._h, 0)
 

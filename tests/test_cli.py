@@ -21,8 +21,9 @@ import chess.syzygy
 import pytest
 
 from positions import ALL_TABLES, table_sample
-from pyfathom import batchio
-from pyfathom.cli import main, needed_materials, normalize_material
+from pyfathom import batch_files
+from pyfathom.cli import main
+from pyfathom.cli.info import needed_materials, normalize_material
 
 KRK = "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"  # black to move, lost
 KPK_WIN = "8/8/8/8/8/1k6/3P4/3K4 w - - 0 1"
@@ -426,10 +427,10 @@ def test_batch_chunking_does_not_change_output(tmp_path, syzygy_dir, tablebase):
     src = tmp_path / "in.fen"
     lines = make_batch_input(src, 500, {1: "x", 64: "y", 65: ""}, seed=4)
     results = []
-    for chunk_lines in (1, 7, 64, batchio.CHUNK_LINES):
+    for chunk_lines in (1, 7, 64, batch_files.CHUNK_LINES):
         out = io.StringIO()
         with open(src, "rb") as f:
-            stats = batchio.run_batch(tablebase, f, out, dtz=True, threads=1, chunk_lines=chunk_lines)
+            stats = batch_files.run_batch(tablebase, f, out, dtz=True, threads=1, chunk_lines=chunk_lines)
         assert (stats.lines, stats.bad) == (len(lines), 3)
         results.append(out.getvalue())
     assert len(set(results)) == 1
@@ -438,21 +439,21 @@ def test_batch_chunking_does_not_change_output(tmp_path, syzygy_dir, tablebase):
 @pytest.mark.parametrize("block", [None, 5, 1000])
 def test_read_chunks_line_handling(monkeypatch, block):
     if block is not None:  # small reads: lines cross block boundaries
-        monkeypatch.setattr(batchio, "_BLOCK", block)
+        monkeypatch.setattr(batch_files, "_BLOCK", block)
     data = b"a\r\nbb\n\nccc"  # CRLF, empty line, last line without newline
-    chunks = list(batchio.read_chunks(io.BytesIO(data), 2))
+    chunks = list(batch_files.read_chunks(io.BytesIO(data), 2))
     got = [(c.first_line + i, c.data[o:o + n]) for c in chunks
            for i, (o, n) in enumerate(zip(c.offsets.tolist(), c.lengths.tolist()))]
     assert got == [(1, b"a\r"), (2, b"bb"), (3, b""), (4, b"ccc")]
     assert all(len(c) <= 2 for c in chunks)
-    assert list(batchio.read_chunks(io.BytesIO(b""))) == []
+    assert list(batch_files.read_chunks(io.BytesIO(b""))) == []
     assert sum(c.nbytes for c in chunks) == len(data)
     # An overlong line is one flagged row; its text is cut to MAX_LINE.
-    long_line = b"x" * (batchio.MAX_LINE * 3)
+    long_line = b"x" * (batch_files.MAX_LINE * 3)
     for tail in (b"\nlast\n", b""):
-        chunks = list(batchio.read_chunks(io.BytesIO(b"first\n" + long_line + tail)))
+        chunks = list(batch_files.read_chunks(io.BytesIO(b"first\n" + long_line + tail)))
         rows = [(c.first_line + i, bool(c.too_long[i]), int(c.lengths[i])) for c in chunks for i in range(len(c))]
-        expect = [(1, False, 5), (2, True, batchio.MAX_LINE)] + ([(3, False, 4)] if tail else [])
+        expect = [(1, False, 5), (2, True, batch_files.MAX_LINE)] + ([(3, False, 4)] if tail else [])
         assert rows == expect
         assert sum(c.nbytes for c in chunks) == len(b"first\n" + long_line + tail)
 
@@ -520,16 +521,16 @@ def test_progress_only_on_a_tty(tmp_path, syzygy_dir, capsys):
     assert "\r" not in err and "\x1b" not in err  # piped: nothing but the summary
     assert err.count("\n") == 1
 
-    from pyfathom.cli import ProgressBar
+    from pyfathom.cli._common import ProgressBar
 
     class FakeTTY(io.StringIO):
         def isatty(self) -> bool:
             return True
 
     tty = FakeTTY()
-    bar = ProgressBar("batch", stream=tty)
+    bar = ProgressBar("batch", "lines", stream=tty)  # as pyfathom batch makes it
     bar.start -= 10  # ten seconds ago
-    bar.update_lines(50_000, 1_000_000, 4_000_000)
+    bar.update(1_000_000, 4_000_000, count=50_000)  # a quarter of the bytes, in 10 s
     shown = tty.getvalue()
     assert shown.startswith("\rbatch [######")
     assert "25.0%" in shown and "50,000 lines" in shown and "lines/s" in shown and "ETA 30s" in shown

@@ -7,7 +7,10 @@ bitboard arrays, and probed with :meth:`pyfathom.Tablebase.probe_wdl_bitboards`
 (and ``probe_dtz_bitboards``).  Memory stays flat whatever the input size:
 one block, one chunk of arrays and one chunk of output rows at a time.
 
-Each input line gives exactly one result row, in order, with a status:
+Each input line gives exactly one result row, in order, with a status
+(the row's code is a :class:`pyfathom.Status`, or one of the two codes only
+a line can have, :data:`INVALID_FEN` and :data:`LINE_TOO_LONG`; the name
+written is from :data:`STATUS_NAMES`):
 
 ``ok``               probed
 ``invalid_fen``      the line is not a FEN / EPD position (see the reason)
@@ -33,8 +36,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._batch import popcount
-from ._fathom import ffi, lib
+from . import _lowlevel
+from ._batch_arrays import popcount
+from ._types import FAILED, FAILED_DTZ, Status
 
 __all__ = [
     "CHUNK_LINES",
@@ -57,29 +61,28 @@ MAX_LINE = 1 << 16
 
 _BLOCK = 1 << 22  # bytes read per read() call
 
-OK = 0
-INVALID_FEN = 1
-CASTLING = 2
-TOO_MANY_PIECES = 3
-FAILED = 4
-LINE_TOO_LONG = 5
-MISSING_TABLE = 6
-INVALID_POSITION = 7
-CORRUPT_TABLE = 8
+OK = Status.OK
+INVALID_FEN = len(Status)
+"""Row code of a line that is not a FEN / EPD position (after every
+:class:`~pyfathom.Status` code, so no code means two things)."""
+LINE_TOO_LONG = len(Status) + 1
+"""Row code of a line longer than :data:`MAX_LINE` bytes."""
+_ROW_CODES = len(Status) + 2
+
+_NAME_OF_CODE: list[str] = ["failed"] * _ROW_CODES
+"""The name written for each row code; the core's codes not named here
+(I/O, memory, argument) are all ``failed``."""
+for _code, _name in ((Status.OK, "ok"), (Status.MISSING_TABLE, "missing_table"),
+                     (Status.CASTLING, "castling"), (Status.TOO_MANY_PIECES, "too_many_pieces"),
+                     (Status.INVALID_POSITION, "invalid_position"),
+                     (Status.BAD_MAGIC, "corrupt_table"), (Status.BAD_SIZE, "corrupt_table"),
+                     (Status.CORRUPT, "corrupt_table"), (INVALID_FEN, "invalid_fen"),
+                     (LINE_TOO_LONG, "line_too_long")):
+    _NAME_OF_CODE[_code] = _name
 
 STATUS_NAMES = ["ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long",
                 "missing_table", "invalid_position", "corrupt_table"]
-"""Row status names, indexed by the status codes of :class:`ProbedChunk`."""
-
-# The core's status of a failed probe -> the row status.
-_ROW_STATUS = np.full(256, FAILED, dtype=np.uint8)
-_ROW_STATUS[lib.FATHOM_OK] = OK
-_ROW_STATUS[lib.FATHOM_ERR_MISSING_TABLE] = MISSING_TABLE
-_ROW_STATUS[lib.FATHOM_ERR_CASTLING] = CASTLING
-_ROW_STATUS[lib.FATHOM_ERR_TOO_MANY_PIECES] = TOO_MANY_PIECES
-_ROW_STATUS[lib.FATHOM_ERR_INVALID_POSITION] = INVALID_POSITION
-for _code in (lib.FATHOM_ERR_BAD_MAGIC, lib.FATHOM_ERR_BAD_SIZE, lib.FATHOM_ERR_CORRUPT):
-    _ROW_STATUS[_code] = CORRUPT_TABLE
+"""Every row status name, in the order the summary lists them."""
 
 _MASKS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights", "pawns")
 
@@ -203,10 +206,6 @@ class Parsed:
     status: np.ndarray  # int8 parser status (FATHOM_FEN_*)
 
 
-def _ptr(ctype: str, array: np.ndarray) -> Any:
-    return ffi.cast(ctype, ffi.from_buffer(array))
-
-
 def parse_chunk(chunk: Chunk) -> Parsed:
     """Parse every line of a chunk (FEN or EPD) with one C call."""
     n = len(chunk)
@@ -217,23 +216,10 @@ def parse_chunk(chunk: Chunk) -> Parsed:
     begin = np.empty(n, dtype=np.uintp)
     end = np.empty(n, dtype=np.uintp)
     status = np.empty(n, dtype=np.int8)
-    if n:
-        lib.fathom_parse_fen_batch(
-            ffi.from_buffer(chunk.data),
-            _ptr("size_t *", chunk.offsets), _ptr("size_t *", chunk.lengths),
-            n, lib.FATHOM_FEN_EPD,
-            *(_ptr("uint64_t *", masks[name]) for name in _MASKS),
-            _ptr("uint8_t *", ep), _ptr("uint8_t *", turn), _ptr("uint8_t *", castling),
-            ffi.NULL, _ptr("size_t *", begin), _ptr("size_t *", end),
-            _ptr("int8_t *", status),
-        )
+    _lowlevel.parse_fen_batch(chunk.data, chunk.offsets, chunk.lengths, _lowlevel.FEN_EPD,
+                              [masks[name] for name in _MASKS], ep, turn, castling,
+                              begin, end, status)
     return Parsed(masks, ep, turn, castling, begin, end, status)
-
-
-def fen_strerror(code: int) -> str:
-    """The C parser's message for a status code."""
-    message: bytes = ffi.string(lib.fathom_fen_strerror(int(code)))
-    return message.decode()
 
 
 @dataclass
@@ -242,7 +228,7 @@ class ProbedChunk:
 
     chunk: Chunk
     parsed: Parsed
-    status: np.ndarray  # uint8 codes into STATUS_NAMES
+    status: np.ndarray  # uint8 row codes: a Status, INVALID_FEN or LINE_TOO_LONG
     wdl: np.ndarray  # int8, pyfathom.FAILED where not probed
     dtz: np.ndarray | None  # int16, or None without --dtz
     tb: Any  # the tablebase, to explain failed probes
@@ -261,35 +247,28 @@ class ProbedChunk:
     def reason(self, i: int) -> str:
         code = int(self.status[i])
         if code == INVALID_FEN:
-            return fen_strerror(int(self.parsed.status[i]))
+            return _lowlevel.fen_strerror(int(self.parsed.status[i]))
         if code == LINE_TOO_LONG:
             return f"line longer than {MAX_LINE} bytes"
-        if code == CASTLING:
+        if code == Status.CASTLING:
             return "castling rights: Syzygy tables hold no castling positions"
-        if code == TOO_MANY_PIECES:
+        if code == Status.TOO_MANY_PIECES:
             return "more pieces than the largest table loaded"
-        if code == INVALID_POSITION:
+        if code == Status.INVALID_POSITION:
             return "not a legal position"
         return self._explain(i)
 
     def _explain(self, i: int) -> str:
         """What went wrong in the probe of row i, from the core, naming the
-        table or file (the probe is repeated alone, with its detail)."""
-        from . import _lowlevel as ll
-
+        table or file (the tablebase repeats the probe alone for its detail)."""
         w, b, k, q, r, bi, n, p = (int(self.parsed.masks[name][i]) for name in _MASKS)
-        fn = ll.probe_dtz_raw if self.core_metric[i] else ll.probe_wdl_raw
-        status, detail = ll.probe_detail(fn, self.tb._handle(), w, b, k, q, r, bi, n, p,
-                                         int(self.parsed.ep[i]), bool(self.parsed.turn[i]))
-        if status == lib.FATHOM_OK:  # e.g. a file readable again
-            status = int(self.core_status[i])
-        if status == lib.FATHOM_ERR_MISSING_TABLE and detail.table:
-            return f"did not find {detail.metric} table {detail.table}"
-        return str(ll.error(status, "this line", detail))
-
-
-WDL_FAILED = -128
-DTZ_FAILED = -32768
+        error = self.tb._bitboard_error(bool(self.core_metric[i]), w, b, k, q, r, bi, n, p,
+                                        int(self.parsed.ep[i]), bool(self.parsed.turn[i]),
+                                        int(self.core_status[i]))
+        table = getattr(error, "table", "")
+        if table and isinstance(error, KeyError):  # a MissingTableError
+            return f"did not find {getattr(error, 'metric', '')} table {table}"
+        return str(error)
 
 
 def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None = None) -> ProbedChunk:
@@ -300,9 +279,9 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     status[parsed.status != 0] = INVALID_FEN
     status[chunk.too_long] = LINE_TOO_LONG
     has_castling = (parsed.castling != 0) & (status == OK)
-    status[has_castling] = CASTLING
+    status[has_castling] = Status.CASTLING
     pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
-    status[(pieces > tb.largest) & (status == OK)] = TOO_MANY_PIECES
+    status[(pieces > tb.largest) & (status == OK)] = Status.TOO_MANY_PIECES
     skip = status != OK
     masks = parsed.masks
     if skip.any():
@@ -312,7 +291,7 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     core_status = np.zeros(n, dtype=np.uint8)
     wdl = np.asarray(tb.probe_wdl_bitboards(*args, threads=threads, status=core_status),
                      dtype=np.int8)
-    wdl = np.where(skip, np.int8(WDL_FAILED), wdl).astype(np.int8)
+    wdl = np.where(skip, np.int8(FAILED), wdl).astype(np.int8)
     core_status[skip] = 0
     core_metric = np.zeros(n, dtype=bool)
     dtz_values = None
@@ -320,14 +299,14 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
         dtz_status = np.zeros(n, dtype=np.uint8)
         dtz_values = np.asarray(tb.probe_dtz_bitboards(*args, threads=threads, status=dtz_status),
                                 dtype=np.int16)
-        dtz_values = np.where(skip, np.int16(DTZ_FAILED), dtz_values).astype(np.int16)
+        dtz_values = np.where(skip, np.int16(FAILED_DTZ), dtz_values).astype(np.int16)
         dtz_status[skip] = 0
         # A row whose WDL probe worked can still miss its DTZ table.
         only_dtz = (core_status == 0) & (dtz_status != 0)
         core_status[only_dtz] = dtz_status[only_dtz]
         core_metric[only_dtz] = True
     failed = (core_status != 0) & (status == OK)
-    status[failed] = _ROW_STATUS[core_status[failed]]
+    status[failed] = core_status[failed]
     return ProbedChunk(chunk, parsed, status, wdl, dtz_values, tb, core_status, core_metric)
 
 
@@ -340,25 +319,25 @@ class BatchStats:
 
     def add(self, probed: ProbedChunk, upto: int | None = None) -> None:
         status = probed.status if upto is None else probed.status[:upto]
-        counts = np.bincount(status, minlength=len(STATUS_NAMES))
+        counts = np.bincount(status, minlength=_ROW_CODES)
         if self.by_status is None:
             self.by_status = {name: 0 for name in STATUS_NAMES}
-        for name, count in zip(STATUS_NAMES, counts.tolist()):
-            self.by_status[name] += count
+        for code, count in enumerate(counts.tolist()):
+            self.by_status[_NAME_OF_CODE[code]] += count
         self.lines += len(status)
         self.probed += int(counts[OK])
         self.bad += len(status) - int(counts[OK])
 
 
 _WDL_TEXT = {v: str(v) for v in range(-2, 3)}
-_WDL_TEXT[WDL_FAILED] = ""
+_WDL_TEXT[FAILED] = ""
 _DTZ_TEXT: list[str] = []  # str(v) for every int16 v, index v + 32768; built on first use
 
 
 def _dtz_texts(values: np.ndarray) -> list[str]:
     if not _DTZ_TEXT:
         _DTZ_TEXT.extend(str(v) for v in range(-32768, 32768))
-        _DTZ_TEXT[0] = ""  # DTZ_FAILED
+        _DTZ_TEXT[0] = ""  # FAILED_DTZ
     table = _DTZ_TEXT
     return [table[v] for v in (values.astype(np.int32) + 32768).tolist()]
 
@@ -427,7 +406,7 @@ class RowWriter:
                 dtz = [d or "null" for d in dtz]
         else:
             dtz = ["null" if jsonl else ""] * n
-        names = [STATUS_NAMES[s] for s in probed.status[:n].tolist()]
+        names = [_NAME_OF_CODE[s] for s in probed.status[:n].tolist()]
         if jsonl:
             rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"}}\n'
                     for f, w, d, s in zip(fens, wdl, dtz, names)]
