@@ -50,7 +50,10 @@ from pyfathom import _lowlevel as _ll  # noqa: E402
 from pyfathom.annotate import annotate_stream  # noqa: E402
 
 
-def make_pgn(path: Path, n: int, seed: int = 16) -> Path:
+def make_pgn(path: Path, n: int, kind: str, seed: int = 16) -> Path:
+    """``games``: :func:`pgn_games.full_game`; ``endgames``: the tests'
+    :func:`pgn_games.generated_game` (random 3-5-piece starts, weak mover,
+    all in the tables: the annotator's worst case against reading)."""
     if path.exists():
         return path
     rng = random.Random(seed)
@@ -58,7 +61,9 @@ def make_pgn(path: Path, n: int, seed: int = 16) -> Path:
     tmp = path.with_suffix(".tmp")
     with tmp.open("w") as f:
         for i in range(n):
-            f.write(str(pgn_games.full_game(i + 1, rng)) + "\n\n")
+            game = (pgn_games.full_game(i + 1, rng) if kind == "games"
+                    else pgn_games.generated_game(i + 1, rng))
+            f.write(str(game) + "\n\n")
     os.replace(tmp, path)
     return path
 
@@ -166,12 +171,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternated read/annotate rounds")
     parser.add_argument("--oracle-games", type=int, default=200,
                         help="games given to the python-chess annotator (a prefix of the file)")
+    parser.add_argument("--kind", choices=("games", "endgames"), default="games",
+                        help="generated PGN: whole games (default), or endgame starts only")
     parser.add_argument("--pgn", type=Path, default=None, help="use this PGN instead")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
     tables = args.tables or default_tables()
-    path = args.pgn or make_pgn(BIN / f"games-{args.games}.pgn", args.games)
+    path = args.pgn or make_pgn(BIN / f"{args.kind}-{args.games}.pgn", args.games, args.kind)
     out = BIN / "annotated.pgn"
     out.parent.mkdir(parents=True, exist_ok=True)
     tb = pyfathom.open_tablebase(tables)
