@@ -388,10 +388,9 @@ class Mistake:
     """python-chess's ply of the position before the move."""
     move_index: int
     """0-based index of the move in the mainline."""
-    san: str
-    label: str
-    """The move with its number, e.g. ``41... Kd3``."""
-    fen: str
+    board: chess.Board = field(repr=False)
+    """The position before the move."""
+    move: chess.Move
     before: Verdict
     after: Verdict
     """The verdict of the position after the move (for the opponent)."""
@@ -400,6 +399,21 @@ class Mistake:
     """The best move's SAN; empty when no move's table could be probed."""
     best_dtz: int
     best_precise: bool
+
+    @property
+    def san(self) -> str:
+        return self.board.san(self.move)
+
+    @property
+    def label(self) -> str:
+        """The move with its number, e.g. ``41... Kd3``."""
+        number = self.board.fullmove_number
+        return f"{number}. {self.san}" if self.board.turn == chess.WHITE else f"{number}... {self.san}"
+
+    @property
+    def fen(self) -> str:
+        """FEN of the position before the move."""
+        return self.board.fen()
 
     @property
     def result_before(self) -> int:
@@ -468,8 +482,56 @@ def _position_verdict(board: chess.Board, probed: _Probed) -> Verdict:
 
 def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, int, bool, int]]:
     """(move, its DTZ from the mover's side, exact?, result) of the best
-    legal move by :func:`_move_rank`, among the children that can be probed;
-    None if none can."""
+    legal move by :func:`_move_rank`; None if no move can be probed.
+
+    One root probe ranks every move in C (:meth:`Tablebase.probe_root`,
+    whose move DTZ is :func:`move_dtz`'s); where it fails (a table some move
+    needs is missing), :func:`_best_move_by_children` probes the moves one
+    by one and skips those that cannot be probed.
+    """
+    try:
+        root = tb.probe_root(board)
+    except (KeyError, ValueError, OSError):
+        return _best_move_by_children(tb, board)
+    clock = board.halfmove_clock
+    best: Optional[tuple[tuple[int, int, int], chess.Move, int, bool, int]] = None
+    for rm in root.moves:
+        zeroing = board.is_zeroing(rm.move)
+        if rm.dtz == 1 and not zeroing:
+            result = WIN  # only a mate wins in one ply without zeroing
+        elif zeroing:
+            # The clock restarts: the table's result is the game's.
+            result = (WIN if rm.wdl > 0 else LOSS) if abs(rm.wdl) == 2 else DRAW
+        elif rm.dtz and abs(rm.dtz) + clock <= 100:
+            # The position after the move has DTZ |dtz| - 1 and clock + 1.
+            result = WIN if rm.dtz > 0 else LOSS
+        else:
+            result = DRAW
+        key = _move_rank(result, rm.dtz)
+        if best is None or key > best[0]:
+            best = (key, rm.move, rm.dtz, zeroing, result)
+    if best is None:
+        return None
+    _, move, dtz, zeroing, result = best
+    precise = True
+    if not zeroing and dtz not in (0, 1):
+        # The move's DTZ is as exact as that of the position it leads to.
+        board.push(move)
+        try:
+            occ = board.occupied_co
+            r = _board_dtz(tb._pinned, occ[1], occ[0], board.queens, board.rooks,
+                           board.bishops, board.knights, board.pawns, board.ep_square,
+                           board.turn)
+        finally:
+            board.pop()
+        precise = r >= _FAILED_BELOW and r & 1 == 1
+    return move, dtz, precise, result
+
+
+def _best_move_by_children(tb: Tablebase, board: chess.Board
+                           ) -> Optional[tuple[chess.Move, int, bool, int]]:
+    """:func:`_best_move` probing each move's position, skipping those that
+    cannot be probed."""
     pinned = tb._pinned
     best: Optional[tuple[tuple[int, int, int], chess.Move, int, bool, int]] = None
     for move in board.legal_moves:
@@ -500,11 +562,6 @@ def _board_at(final: chess.Board, moves: int, index: int) -> chess.Board:
     for _ in range(moves - index):
         board.pop()
     return board
-
-
-def _move_label(board: chess.Board, san: str) -> str:
-    number = board.fullmove_number
-    return f"{number}. {san}" if board.turn == chess.WHITE else f"{number}... {san}"
 
 
 def analyse(tb: Tablebase, reader: _GameReader, game_index: int) -> GameNotes:
@@ -550,14 +607,13 @@ def analyse(tb: Tablebase, reader: _GameReader, game_index: int) -> GameNotes:
         index = first + offset
         board = _board_at(final, count, index)
         move = reader.moves[index]
-        san = board.san(move)
         best = _best_move(tb, board)
         best_san, best_dtz, best_precise = "", 0, True
         if best is not None:
             best_san, best_dtz, best_precise = board.san(best[0]), best[1], best[2]
         notes.mistakes.append(Mistake(
             game=game_index, headers=reader.headers, ply=board.ply(), move_index=index,
-            san=san, label=_move_label(board, san), fen=board.fen(), before=before,
+            board=board, move=move, before=before,
             after=after, nag=nag, best_san=best_san, best_dtz=best_dtz,
             best_precise=best_precise))
     return notes
