@@ -797,6 +797,11 @@ class Summary:
         return not (self.broken or self.variants or self.failed_probes)
 
 
+MAX_WARNINGS = 100
+"""Games reported on stderr one by one by the command line; the rest are
+only counted in the summary."""
+
+
 def _identify(index: int, headers: dict[str, str]) -> str:
     who = f"{headers.get('White', '?')} - {headers.get('Black', '?')}"
     extra = ", ".join(v for v in (headers.get("Date"), headers.get("Site")) if v and "?" not in v)
@@ -815,9 +820,22 @@ def annotate_stream(tb: Tablebase, source: IO[str], out: Optional[IO[str]] = Non
     """
     summary = Summary()
     recorder = _LineRecorder(source)
+    warned = 0
+    user_warn = warn
+
+    def warn_capped(text: str) -> None:
+        nonlocal warned
+        warned += 1
+        if user_warn is None:
+            return
+        if warned <= MAX_WARNINGS:
+            user_warn(text)
+        elif warned == MAX_WARNINGS + 1:
+            user_warn("more games skipped or not probed are not shown (see the summary)")
+
     pinned = tb._pinned
     largest = tb.largest
-    warn = warn or (lambda text: None)
+    say = warn_capped
     while True:
         reader = _GameReader(pinned, largest)
         try:
@@ -835,16 +853,19 @@ def annotate_stream(tb: Tablebase, source: IO[str], out: Optional[IO[str]] = Non
         notes: Optional[GameNotes] = None
         if reader.errors:
             summary.broken += 1
-            warn(f"{_identify(index, reader.headers)}: {reader.errors[0]}; skipped")
+            say(f"{_identify(index, reader.headers)}: {reader.errors[0]}; skipped")
         elif reader.skip_reason:
             summary.variants += 1
-            warn(f"{_identify(index, reader.headers)}: {reader.skip_reason}; skipped")
+            say(f"{_identify(index, reader.headers)}: {reader.skip_reason}; skipped")
         elif reader.first >= 0:
             notes = analyse(tb, reader, index)
             summary.positions_probed += sum(p is not None for p in reader.probes)
-            for text in notes.failures:
-                summary.failed_probes += 1
-                warn(f"{_identify(index, reader.headers)}: {text}")
+            if notes.failures:
+                # One line per game: a missing table fails a run of positions.
+                summary.failed_probes += len(notes.failures)
+                more = len(notes.failures) - 1
+                say(f"{_identify(index, reader.headers)}: {notes.failures[0]}"
+                     + (f" (and {more} more positions)" if more else ""))
             if notes.first >= 0:
                 summary.games_in_tables += 1
             for m in notes.mistakes:

@@ -465,3 +465,21 @@ def test_rewrite_when_the_moves_cannot_be_located(tablebase: Any,
     node = game.next()
     assert node is not None and node.nags == {BLUNDER} and node.comment.startswith("TB: win -> draw")
     assert game.comment.startswith("TB: White to move: win") and len(rows) == 1
+
+
+def test_missing_table_is_reported_once_per_game(syzygy_dir: Path, tmp_path: Path) -> None:
+    import pyfathom
+    from pyfathom.annotate import annotate_stream
+
+    for name in ("KRvK.rtbw", "KRvK.rtbz"):
+        (tmp_path / name).symlink_to(syzygy_dir / name)
+    krk = _game("7k/R7/6K1/8/8/8/8/8 w - - 0 1", ["Rg7"])
+    kqk = _game("7k/Q7/6K1/8/8/8/8/8 w - - 0 1", ["Qb7", "Kg8", "Qc8#"])
+    warnings: list[str] = []
+    out = io.StringIO()
+    with pyfathom.open_tablebase(tmp_path) as tb:
+        summary = annotate_stream(tb, io.StringIO(krk + kqk), out, warn=warnings.append)
+    assert summary.mistakes == 1 and summary.failed_probes == 4 and not summary.ok
+    assert len(warnings) == 1 and warnings[0].startswith("game 2 ")
+    assert "KQvK" in warnings[0] and "and 3 more positions" in warnings[0]
+    assert out.getvalue().endswith(kqk)
