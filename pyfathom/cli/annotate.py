@@ -65,7 +65,10 @@ class _AtomicText:
     def __init__(self, path: str) -> None:
         self.path = path
         directory = os.path.dirname(os.path.abspath(path))
-        fd, self.tmp = tempfile.mkstemp(prefix=".annotate-", suffix=".part", dir=directory)
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix=".annotate-", suffix=".part", dir=directory)
+        except OSError as e:
+            raise CliError(f"cannot write {path}: {e.strerror or e}") from None
         # mkstemp makes the file private (0600); give it the mode a plain
         # open() would (or the replaced file's).
         try:
