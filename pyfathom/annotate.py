@@ -33,6 +33,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, NamedTuple, Optional, TextIO, cast
 
@@ -266,112 +267,86 @@ class _GameReader(chess.pgn.BaseVisitor["_GameReader"]):
 
 # ---- finding the moves in the text ------------------------------------------------
 
-_MOVETEXT = chess.pgn.MOVETEXT_REGEX
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+_TOKENS = re.compile(
+    # Comments first: "{" to the first "}" (over lines), ";" to the end of
+    # the line, and "%" escape lines; then python-chess's own movetext tokens.
+    r"(\{[^}]*\}?)|(;[^\n]*)|(?m:^%[^\n]*)|(?:" + chess.pgn.MOVETEXT_REGEX.pattern + ")",
+    re.DOTALL | re.VERBOSE)
 
 
 class _Span(NamedTuple):
-    line: int
     start: int
     end: int
     token: str
 
 
-def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:
-    """Where python-chess's reader finds the mainline moves of a game's
-    lines: (index of the first movetext line or -1, a span per move).
-
-    Follows the reader's rules (headers, ``%`` and ``;`` lines, comments
-    over several lines, variations), so that the n-th span is the token of
-    the n-th mainline move; the caller checks the tokens against those the
-    reader parsed.
-    """
+def _movetext_start(lines: list[str]) -> int:
+    """Index of the line where python-chess's reader starts the movetext
+    (after leading blank/comment lines and the headers), or -1."""
     n = len(lines)
-    pos = 0
 
-    def readline() -> tuple[int, str]:
-        nonlocal pos
-        if pos >= n:
-            return -1, ""
-        pos += 1
-        return pos - 1, lines[pos - 1]
+    def line_at(i: int) -> str:
+        return lines[i].lstrip("\ufeff") if i == 0 else lines[i]
 
-    index, line = readline()
-    base = 0
-    if line.startswith("\ufeff"):
-        line = line[1:]
-        base = 1
-    while line.isspace() or line.startswith("%") or line.startswith(";"):
-        index, line = readline()
-        base = 0
+    i = 0
+    while i < n and (line_at(i).isspace() or line_at(i).startswith(("%", ";"))):
+        i += 1
     empty = 0
-    while line:
+    while i < n:
+        line = line_at(i)
         if line.startswith("%") or line.startswith(";"):
-            index, line = readline()
-            base = 0
+            i += 1
             continue
         if empty < 1 and line.isspace():
             empty += 1
-            index, line = readline()
-            base = 0
+            i += 1
             continue
         if not line.startswith("["):
-            break
+            return i
         empty = 0
-        index, line = readline()
-        base = 0
-    first_line = index if line else -1
+        i += 1
+    return -1
+
+
+def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:
+    """Where python-chess's reader finds the mainline moves of a game's
+    lines: (offset in ``"".join(lines)`` where the movetext starts, or -1;
+    a span per mainline move, as offsets in that text).
+
+    Tokens as the reader splits them (comments, ``%`` lines, variations,
+    NAGs, results), so that the n-th span is the token of the n-th mainline
+    move; the caller checks the tokens against those the reader parsed.
+    """
+    first = _movetext_start(lines)
+    if first < 0:
+        return -1, []
+    base = sum(len(line) for line in lines[:first])
+    text = "".join(lines[first:])
+    if first == 0 and text.startswith("\ufeff"):
+        base += 1
+        text = text[1:]
     spans: list[_Span] = []
     skip_depth = 0
-    fresh = True
-    while line:
-        if fresh:
-            if line.startswith("%") or line.startswith(";"):
-                index, line = readline()
-                base = 0
-                continue
-            if line.isspace():
-                break
-        fresh = True
-        for match in _MOVETEXT.finditer(line):
-            token = match.group(0)
-            if token.startswith("{"):
-                # The comment runs to the first "}" (perhaps lines later);
-                # the reader goes on with what follows it on that line.
-                skip = 2 if token.startswith("{ ") else 1
-                rest = token[skip:]
-                rest_base = base + match.start() + skip
-                while rest and "}" not in rest:
-                    index, rest = readline()
-                    rest_base = 0
-                if rest:
-                    close = rest.find("}")
-                    base = rest_base + close + 1
-                    line = rest[close + 1:]
-                else:
-                    line = ""
-                fresh = False
-                break
-            if token == "(":
-                if skip_depth:
-                    skip_depth += 1
-                elif spans:
-                    skip_depth = 1
-            elif token == ")":
-                if skip_depth:
-                    skip_depth -= 1
-            elif skip_depth:
-                continue
-            elif token.startswith(";"):
-                break
-            elif token[0] in "$?!" or token in _RESULTS:
-                continue
-            else:
-                spans.append(_Span(index, base + match.start(), base + match.end(), token))
-        if fresh:
-            index, line = readline()
-            base = 0
-    return first_line, spans
+    for match in _TOKENS.finditer(text):
+        token = match.group(0)
+        head = token[0]
+        if head in "{;%":
+            continue
+        if token == "(":
+            if skip_depth:
+                skip_depth += 1
+            elif spans:
+                skip_depth = 1
+        elif token == ")":
+            if skip_depth:
+                skip_depth -= 1
+        elif skip_depth or head in "$?!" or token in _RESULTS:
+            continue
+        else:
+            spans.append(_Span(base + match.start(), base + match.end(), token))
+    return base, spans
 
 
 # ---- one game's annotations ------------------------------------------------------
@@ -634,36 +609,34 @@ def _nag_text(nag: int) -> str:
     return "??" if nag == NAG_BLUNDER else "?"
 
 
-def annotated_lines(lines: list[str], reader: _GameReader, notes: GameNotes) -> Optional[list[str]]:
-    """The game's lines with the notes inserted, or None when the moves
+def annotated_text(lines: list[str], reader: _GameReader, notes: GameNotes) -> Optional[str]:
+    """The game's text with the notes inserted, or None when the moves
     cannot be located in the text (the caller then rewrites the game)."""
-    first_line, spans = _mainline_spans(lines)
-    if [s.token for s in spans] != reader.tokens or first_line < 0:
+    start, spans = _mainline_spans(lines)
+    if start < 0 or [s.token for s in spans] != reader.tokens:
         return None
-    inserts: list[tuple[int, int, str]] = []
+    text = "".join(lines)
+    inserts: list[tuple[int, str]] = []
     if notes.first_verdict is not None:
         comment = "{" + verdict_comment(notes.first_verdict, notes.first_turn) + "}"
         if notes.first == 0:
-            inserts.append((first_line, 0, comment + " "))
+            inserts.append((start, comment + " "))
         else:
-            span = spans[notes.first - 1]
-            inserts.append((span.line, _after_suffix(lines[span.line], span.end), " " + comment))
+            inserts.append((_after_suffix(text, spans[notes.first - 1].end), " " + comment))
     for mistake in notes.mistakes:
         span = spans[mistake.move_index]
-        text = lines[span.line]
         end = _after_suffix(text, span.end)
         nag = _nag_text(mistake.nag) if end == span.end else f" ${mistake.nag}"
-        inserts.append((span.line, end, f"{nag} {{{mistake.comment()}}}"))
-    # Several inserts at one place keep their order (verdict, then mistake).
-    inserts.sort(key=lambda item: (item[0], item[1]))
-    out = list(lines)
-    for line_index in sorted({i[0] for i in inserts}, reverse=True):
-        text = out[line_index]
-        for _, col, piece in sorted((i for i in inserts if i[0] == line_index),
-                                    key=lambda item: item[1], reverse=True):
-            text = text[:col] + piece + text[col:]
-        out[line_index] = text
-    return out
+        inserts.append((end, f"{nag} {{{mistake.comment()}}}"))
+    # Inserts at one place keep their order (the verdict, then a mistake).
+    pieces = []
+    done = 0
+    for at, piece in sorted(inserts, key=lambda item: item[0]):
+        pieces.append(text[done:at])
+        pieces.append(piece)
+        done = at
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _after_suffix(text: str, end: int) -> int:
@@ -878,8 +851,8 @@ def annotate_stream(tb: Tablebase, source: IO[str], out: Optional[IO[str]] = Non
             if notes is None or notes.first < 0:
                 out.write("".join(lines))
             else:
-                new = annotated_lines(lines, reader, notes)
-                out.write("".join(new) if new is not None else rebuilt_game(lines, notes))
+                new = annotated_text(lines, reader, notes)
+                out.write(new if new is not None else rebuilt_game(lines, notes))
         if progress is not None:
             progress(summary.games_read, recorder.chars)
     return summary
