@@ -483,3 +483,16 @@ def test_missing_table_is_reported_once_per_game(syzygy_dir: Path, tmp_path: Pat
     assert len(warnings) == 1 and warnings[0].startswith("game 2 ")
     assert "KQvK" in warnings[0] and "and 3 more positions" in warnings[0]
     assert out.getvalue().endswith(kqk)
+
+
+def test_lichess_and_chesscom_headers(tablebase: Any) -> None:
+    """lichess's 'From Position' and Chess960 games are standard chess for the
+    tables; chess.com's clock comments with tenths are kept."""
+    body = '[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\n[SetUp "1"]\n\n1. Rg7 {[%clk 0:02:59.9]} 1/2-1/2\n\n'
+    pgn = ('[Variant "From Position"]\n' + body + '[Variant "Chess960"]\n' + body
+           + '[Variant "Crazyhouse"]\n' + body)
+    text, rows, summary = _annotate(tablebase, pgn)
+    assert [r.game for r in rows] == [1, 2] and summary.variants == 1
+    assert strip_notes(text) == pgn
+    games = pgn_games.read_games(text)
+    assert games[0].next().clock() == pytest.approx(179.9)  # type: ignore[union-attr]
