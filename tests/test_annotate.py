@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -496,3 +497,33 @@ def test_lichess_and_chesscom_headers(tablebase: Any) -> None:
     assert strip_notes(text) == pgn
     games = pgn_games.read_games(text)
     assert games[0].next().clock() == pytest.approx(179.9)  # type: ignore[union-attr]
+
+
+def test_cli_progress_bar_on_a_terminal(syzygy_dir: Path, tmp_path: Path) -> None:
+    import pty
+
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(pgn_games.generated_pgn(20, seed=8))
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pyfathom", "annotate", str(pgn), "-o",
+                               str(tmp_path / "out.pgn"), "--tables", str(syzygy_dir)],
+                              stderr=slave, stdout=subprocess.DEVNULL, timeout=300)
+        os.close(slave)
+        slave = -1
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    assert proc.returncode == 0
+    text = seen.decode(errors="replace")
+    assert "games/s" in text and "annotate" in text and "20 games read" in text
