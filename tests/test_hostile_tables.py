@@ -2,9 +2,13 @@
 
 Every kind of damage is probed in a child process (tests/fuzz/probe_child.py)
 with a timeout, so a segfault, an abort, a sanitizer report or a hang fails
-the test instead of killing the suite.  The damaged file lives alone in a
-directory opened *after* the real tables, so it replaces the real file of
-its table while every other table (captures lead into them) stays intact.
+the test instead of killing the suite.  The damaged bytes are made in the
+child and registered from memory (``Tablebase.add_table_bytes``, the same
+checks as a mapped file) *after* the real tables are opened, so they replace
+the real file of their table while every other table (captures lead into
+them) stays intact; errors name them ``memory:<file name>``.  The cases a
+file system is needed for (a directory or an unreadable file named like a
+table, the empty files that find the sensitive positions) use files.
 
 What each case must end with:
 
@@ -23,6 +27,7 @@ Nothing else: no other exception, no signal, no hang.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -66,7 +71,7 @@ def run_rows(cases: list[dict[str, Any]], timeout: float = TIMEOUT) -> list[dict
     return rows
 
 
-def check(name: str, outcomes: list[Any], path: Path, *, detectable: bool,
+def check(name: str, outcomes: list[Any], path: Path | str, *, detectable: bool,
           kind: str = "corrupt", sensitive: int = 0) -> None:
     """Outcomes are values or ``kind`` errors naming ``path``; when the
     damage is detectable, the first ``sensitive`` probes (positions whose
@@ -77,7 +82,7 @@ def check(name: str, outcomes: list[Any], path: Path, *, detectable: bool,
     assert not bad, f"{name}: unexpected outcomes {bad[:5]}"
     if detectable:
         missed = [o for o in outcomes[:sensitive] if o[0] != kind]
-        assert not missed, f"{name}: damage to {path.name} went unnoticed: {missed[:5]}"
+        assert not missed, f"{name}: damage to {Path(path).name} went unnoticed: {missed[:5]}"
 
 
 @pytest.fixture(scope="module")
@@ -115,11 +120,19 @@ def case(name: str, case_dir: Path, syzygy_dir: Path, file_name: str,
             "probes": reads + skips}
 
 
-def write_case(tmp_path: Path, name: str, file_name: str, data: bytes) -> Path:
-    d = tmp_path / name
-    d.mkdir()
-    (d / file_name).write_bytes(data)
-    return d / file_name
+def memory_case(name: str, syzygy_dir: Path, file_name: str, probes: dict[str, Any],
+                **damage: Any) -> tuple[dict[str, Any], str]:
+    """A case whose damaged bytes of ``file_name`` are registered from
+    memory over the real tables (``damage``: probe_child's ``memory`` keys),
+    and the name its errors must carry."""
+    reads, skips = probes[file_name]
+    spec = {"name": file_name, **damage}
+    return ({"name": name, "dirs": [str(syzygy_dir)], "memory": spec,
+             "probes": reads + skips}, f"memory:{file_name}")
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
 
 
 def truncation_offsets(size: int) -> list[int]:
@@ -141,28 +154,27 @@ def truncation_offsets(size: int) -> list[int]:
 
 
 @pytest.mark.parametrize("file_name", FILES)
-def test_truncated(syzygy_dir: Path, tmp_path: Path, file_name: str,
-                   probes: dict[str, Any]) -> None:
-    data = (syzygy_dir / file_name).read_bytes()
+def test_truncated(syzygy_dir: Path, file_name: str, probes: dict[str, Any]) -> None:
+    size = (syzygy_dir / file_name).stat().st_size
     sensitive = len(probes[file_name][0])
     cases, paths = [], {}
-    for off in truncation_offsets(len(data)):
+    for off in truncation_offsets(size):
         name = f"trunc{off}"
-        paths[name] = write_case(tmp_path, name, file_name, data[:off])
-        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
+        c, paths[name] = memory_case(name, syzygy_dir, file_name, probes,
+                                     source=str(syzygy_dir / file_name), truncate=off)
+        cases.append(c)
     results = run_cases(cases)
     for name, outcomes in results.items():
         check(f"{file_name} {name}", outcomes, paths[name], detectable=True,
               sensitive=sensitive)
 
 
-def test_empty_wrong_magic_and_kind(syzygy_dir: Path, tmp_path: Path,
-                                    probes: dict[str, Any]) -> None:
+def test_empty_wrong_magic_and_kind(syzygy_dir: Path, probes: dict[str, Any]) -> None:
     cases, paths = [], {}
 
-    def add(name: str, file_name: str, data: bytes) -> None:
-        paths[name] = write_case(tmp_path, name, file_name, data)
-        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
+    def add(name: str, file_name: str, **damage: Any) -> None:
+        c, paths[name] = memory_case(name, syzygy_dir, file_name, probes, **damage)
+        cases.append(c)
         files[name] = file_name
 
     files: dict[str, str] = {}
@@ -170,25 +182,24 @@ def test_empty_wrong_magic_and_kind(syzygy_dir: Path, tmp_path: Path,
     for file_name in FILES:
         data = (syzygy_dir / file_name).read_bytes()
         stem, ext = file_name.split(".")
-        add(f"empty-{file_name}", file_name, b"")
+        add(f"empty-{file_name}", file_name, base64="")
         for i in range(4):  # each magic byte changed
-            bad = bytearray(data)
-            bad[i] ^= 0x41
-            add(f"magic{i}-{file_name}", file_name, bytes(bad))
+            add(f"magic{i}-{file_name}", file_name, source=str(syzygy_dir / file_name),
+                xor=[[i, 0x41]])
         # the other kind of file of the same table under this name
         other = "rtbz" if ext == "rtbw" else "rtbw"
-        add(f"kind-{file_name}", file_name, (syzygy_dir / f"{stem}.{other}").read_bytes())
+        add(f"kind-{file_name}", file_name, source=str(syzygy_dir / f"{stem}.{other}"))
         # a file of another table (both kinds tried) under this name
         for donor in TABLES:
             if donor != stem:
                 add(f"material-{donor}-{file_name}", file_name,
-                    (syzygy_dir / f"{donor}.{ext}").read_bytes())
+                    source=str(syzygy_dir / f"{donor}.{ext}"))
         # random bytes of the right size, then with a valid magic in front
         rng = random.Random(file_name)
         noise = bytes(rng.getrandbits(8) for _ in range(len(data)))
-        add(f"random-{file_name}", file_name, noise)
-        add(f"random-magic-{file_name}", file_name, data[:4] + noise[4:])
-        add(f"random-header-{file_name}", file_name, data[:5] + noise[5:])
+        add(f"random-{file_name}", file_name, base64=b64(noise))
+        add(f"random-magic-{file_name}", file_name, base64=b64(data[:4] + noise[4:]))
+        add(f"random-header-{file_name}", file_name, base64=b64(data[:5] + noise[5:]))
     results = run_cases(cases)
     for name, outcomes in results.items():
         # Random bytes behind a real magic and flags byte may by chance
@@ -199,8 +210,7 @@ def test_empty_wrong_magic_and_kind(syzygy_dir: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize("file_name", FILES)
-def test_byte_flips(syzygy_dir: Path, tmp_path: Path, file_name: str,
-                    probes: dict[str, Any]) -> None:
+def test_byte_flips(syzygy_dir: Path, file_name: str, probes: dict[str, Any]) -> None:
     """Seeded flips in the first KiB: header, piece orders, Huffman tables,
     DTZ maps and (for small tables) the sparse index and block lengths."""
     data = (syzygy_dir / file_name).read_bytes()
@@ -208,13 +218,14 @@ def test_byte_flips(syzygy_dir: Path, tmp_path: Path, file_name: str,
     area = min(len(data), 1024)
     cases, paths = [], {}
     for n in range(40):
-        bad = bytearray(data)
+        flips = []
         for _ in range(1 + n % 4):
             pos = rng.randrange(4, area)  # keep the magic: go past the cheap check
-            bad[pos] ^= 1 << rng.randrange(8) if n % 2 else rng.randrange(1, 256)
+            flips.append([pos, 1 << rng.randrange(8) if n % 2 else rng.randrange(1, 256)])
         name = f"flip{n}"
-        paths[name] = write_case(tmp_path, name, file_name, bytes(bad))
-        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
+        c, paths[name] = memory_case(name, syzygy_dir, file_name, probes,
+                                     source=str(syzygy_dir / file_name), xor=flips)
+        cases.append(c)
     results = run_cases(cases)
     for name, outcomes in results.items():
         check(f"{file_name} {name}", outcomes, paths[name], detectable=False)
@@ -257,7 +268,6 @@ def test_sensitive_positions_found(probes: dict[str, Any]) -> None:
     """The detection checks above are not vacuous: for every damaged file
     there are probes that read it (except a DTZ file no probe ever needs)."""
     counts = {name: len(reads) for name, (reads, _) in probes.items()}
-    print(counts)
     assert all(n >= SENSITIVE // 2 for name, n in counts.items()
                if name not in NEVER_READ), counts
 
