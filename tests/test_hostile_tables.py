@@ -120,15 +120,18 @@ def case(name: str, case_dir: Path, syzygy_dir: Path, file_name: str,
             "probes": reads + skips}
 
 
-def memory_case(name: str, syzygy_dir: Path, file_name: str, probes: dict[str, Any],
-                **damage: Any) -> tuple[dict[str, Any], str]:
-    """A case whose damaged bytes of ``file_name`` are registered from
-    memory over the real tables (``damage``: probe_child's ``memory`` keys),
-    and the name its errors must carry."""
-    reads, skips = probes[file_name]
-    spec = {"name": file_name, **damage}
-    return ({"name": name, "dirs": [str(syzygy_dir)], "memory": spec,
-             "probes": reads + skips}, f"memory:{file_name}")
+def run_damaged(syzygy_dir: Path, probes: dict[str, Any],
+                damaged: dict[str, tuple[str, dict[str, Any]]]) -> dict[str, list[Any]]:
+    """``damaged``: case name -> (file name, damage as probe_child's
+    ``memory`` keys).  Each case's bytes are registered from memory over the
+    real tables and probed, all in one child: case name -> outcomes.  Errors
+    must name the bytes ``memory:<file name>``."""
+    cases = []
+    for name, (file_name, damage) in damaged.items():
+        reads, skips = probes[file_name]
+        cases.append({"name": name, "dirs": [str(syzygy_dir)],
+                      "memory": {"name": file_name, **damage}, "probes": reads + skips})
+    return run_cases(cases)
 
 
 def b64(data: bytes) -> str:
@@ -155,29 +158,19 @@ def truncation_offsets(size: int) -> list[int]:
 
 @pytest.mark.parametrize("file_name", FILES)
 def test_truncated(syzygy_dir: Path, file_name: str, probes: dict[str, Any]) -> None:
-    size = (syzygy_dir / file_name).stat().st_size
-    sensitive = len(probes[file_name][0])
-    cases, paths = [], {}
-    for off in truncation_offsets(size):
-        name = f"trunc{off}"
-        c, paths[name] = memory_case(name, syzygy_dir, file_name, probes,
-                                     source=str(syzygy_dir / file_name), truncate=off)
-        cases.append(c)
-    results = run_cases(cases)
-    for name, outcomes in results.items():
-        check(f"{file_name} {name}", outcomes, paths[name], detectable=True,
-              sensitive=sensitive)
+    source = str(syzygy_dir / file_name)
+    damaged = {f"trunc{off}": (file_name, {"source": source, "truncate": off})
+               for off in truncation_offsets((syzygy_dir / file_name).stat().st_size)}
+    for name, outcomes in run_damaged(syzygy_dir, probes, damaged).items():
+        check(f"{file_name} {name}", outcomes, f"memory:{file_name}", detectable=True,
+              sensitive=len(probes[file_name][0]))
 
 
 def test_empty_wrong_magic_and_kind(syzygy_dir: Path, probes: dict[str, Any]) -> None:
-    cases, paths = [], {}
+    damaged: dict[str, tuple[str, dict[str, Any]]] = {}
 
     def add(name: str, file_name: str, **damage: Any) -> None:
-        c, paths[name] = memory_case(name, syzygy_dir, file_name, probes, **damage)
-        cases.append(c)
-        files[name] = file_name
-
-    files: dict[str, str] = {}
+        damaged[name] = (file_name, damage)
 
     for file_name in FILES:
         data = (syzygy_dir / file_name).read_bytes()
@@ -200,13 +193,13 @@ def test_empty_wrong_magic_and_kind(syzygy_dir: Path, probes: dict[str, Any]) ->
         add(f"random-{file_name}", file_name, base64=b64(noise))
         add(f"random-magic-{file_name}", file_name, base64=b64(data[:4] + noise[4:]))
         add(f"random-header-{file_name}", file_name, base64=b64(data[:5] + noise[5:]))
-    results = run_cases(cases)
-    for name, outcomes in results.items():
+    for name, outcomes in run_damaged(syzygy_dir, probes, damaged).items():
         # Random bytes behind a real magic and flags byte may by chance
         # parse; then only "no crash, no other error" can be required.
         detectable = not name.startswith("random-header")
-        check(name, outcomes, paths[name], detectable=detectable,
-              sensitive=len(probes[files[name]][0]))
+        file_name = damaged[name][0]
+        check(name, outcomes, f"memory:{file_name}", detectable=detectable,
+              sensitive=len(probes[file_name][0]))
 
 
 @pytest.mark.parametrize("file_name", FILES)
@@ -216,19 +209,15 @@ def test_byte_flips(syzygy_dir: Path, file_name: str, probes: dict[str, Any]) ->
     data = (syzygy_dir / file_name).read_bytes()
     rng = random.Random(f"flips-{file_name}")
     area = min(len(data), 1024)
-    cases, paths = [], {}
+    damaged = {}
     for n in range(40):
         flips = []
         for _ in range(1 + n % 4):
             pos = rng.randrange(4, area)  # keep the magic: go past the cheap check
             flips.append([pos, 1 << rng.randrange(8) if n % 2 else rng.randrange(1, 256)])
-        name = f"flip{n}"
-        c, paths[name] = memory_case(name, syzygy_dir, file_name, probes,
-                                     source=str(syzygy_dir / file_name), xor=flips)
-        cases.append(c)
-    results = run_cases(cases)
-    for name, outcomes in results.items():
-        check(f"{file_name} {name}", outcomes, paths[name], detectable=False)
+        damaged[f"flip{n}"] = (file_name, {"source": str(syzygy_dir / file_name), "xor": flips})
+    for name, outcomes in run_damaged(syzygy_dir, probes, damaged).items():
+        check(f"{file_name} {name}", outcomes, f"memory:{file_name}", detectable=False)
 
 
 def test_directory_named_like_a_table(syzygy_dir: Path, tmp_path: Path,
