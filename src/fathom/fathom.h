@@ -13,8 +13,8 @@
  * move (1 = white).
  *
  * THREAD SAFETY: every probe function may be called from any number of
- * threads on one instance at once.  Adding directories and closing an
- * instance must not overlap with probes on that instance.
+ * threads on one instance at once.  Adding directories or tables and closing
+ * an instance must not overlap with probes on that instance.
  */
 #ifndef PYFATHOM_FATHOM_H
 #define PYFATHOM_FATHOM_H
