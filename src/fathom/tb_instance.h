@@ -20,7 +20,9 @@ enum { SLOT_UNLOADED = 0, SLOT_READY = 1, SLOT_FAILED = 2 };
 
 /* One file (WDL or DTZ) of a material; mapped on first use. */
 typedef struct tb_slot {
-    char *path;   /* NULL: no such file registered */
+    char *path;   /* NULL: no such file registered ("memory:NAME" for bytes) */
+    const void *data; /* the caller's table bytes (fathom_add_table_memory), */
+    size_t size;      /* or NULL: the file at path */
     int state;    /* SLOT_*, read with acquire, written under init_lock */
     int error;    /* status when SLOT_FAILED */
     tb_table table;

@@ -148,12 +148,14 @@ typedef struct tb_table {
 } tb_table;
 
 /*
- * Map and parse a table file.  On failure nothing stays mapped or
- * allocated.  RETURN: FATHOM_OK or FATHOM_ERR_{IO,BAD_SIZE,BAD_MAGIC,
- * CORRUPT,NO_MEMORY}.
+ * Map and parse a table file, or, with `data` not NULL, parse the `size`
+ * bytes there (the caller's, kept unchanged until tb_table_close; `path`
+ * is then unused).  The same checks apply to both.  On failure nothing
+ * stays mapped or allocated.  RETURN: FATHOM_OK or FATHOM_ERR_{IO,
+ * BAD_SIZE,BAD_MAGIC,CORRUPT,NO_MEMORY}.
  */
-int tb_table_open(tb_table *t, const char *path, const tb_material *mat,
-                  int is_dtz, const tb_consts *c);
+int tb_table_open(tb_table *t, const char *path, const void *data, size_t size,
+                  const tb_material *mat, int is_dtz, const tb_consts *c);
 void tb_table_close(tb_table *t);
 
 /*

@@ -23,7 +23,7 @@ static fathom_tb *default_tb = NULL;
 #define SCORE_PAWN 100
 #define SCORE_MATE 32000
 #define SCORE_MAX_MATE_PLY 255
-#define RANK_MAX (1 << 18)
+#define RANK_MAX FATHOM_RANK_MAX /* fathom.h */
 
 bool tb_init(const char *path)
 {
