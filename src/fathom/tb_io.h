@@ -6,6 +6,8 @@
 #ifndef PYFATHOM_TB_IO_H
 #define PYFATHOM_TB_IO_H
 
+#include "tb_internal.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,10 +23,10 @@ typedef struct tb_map {
  * RETURN: FATHOM_OK, FATHOM_ERR_IO (cannot open/stat/map, not a regular
  * file) or FATHOM_ERR_BAD_SIZE (empty file).
  */
-int tb_map_file(const char *path, tb_map *out);
+TB_INTERNAL int tb_map_file(const char *path, tb_map *out);
 
 /* Release a mapping made by tb_map_file; a zeroed map is fine. */
-void tb_unmap_file(tb_map *map);
+TB_INTERNAL void tb_unmap_file(tb_map *map);
 
 /* True when [offset, offset + len) lies inside the map (overflow-safe). */
 static inline int tb_in_bounds(const tb_map *map, uint64_t offset, uint64_t len)
