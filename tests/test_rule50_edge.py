@@ -8,14 +8,16 @@ win (checked with python-chess at the reset clock) before a 50-move draw.
 Uncertain starts (a rounded DTZ exactly at the limit) may be draws whatever
 the choice; how many convert is printed, not asserted.
 
-The same playouts run through the C facade's ``tb_probe_root`` (Fathom's
-call) in ``test_engine_dropin.py``'s C program; here it is the Python side.
+Both sides play either ``probe_root``'s ``best_move`` or the move of the C
+facade's ``tb_probe_root`` (Fathom's call, through ``pyfathom.fathom``).
 """
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import chess
@@ -86,8 +88,31 @@ def edge_starts(tb: Any, keys: list[str], per_table: int,
     return starts
 
 
-def play_out(tb: Any, oracle: chess.syzygy.Tablebase, start: chess.Board) -> str:
-    """'kept' if the winner mates or zeroes with the win intact; else why not."""
+def python_choice(tb: Any) -> Callable[[chess.Board], chess.Move | None]:
+    return lambda board: tb.probe_root(board).best_move
+
+
+def fathom_choice(board: chess.Board) -> chess.Move | None:
+    """The move of the C facade's tb_probe_root (Fathom's call), on the
+    tables pyfathom.fathom.tb_init loaded."""
+    from pyfathom import fathom as f
+
+    res, _ = f.tb_probe_root(board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK],
+                             board.kings, board.queens, board.rooks, board.bishops,
+                             board.knights, board.pawns, board.halfmove_clock, 0,
+                             board.ep_square or 0, board.turn)
+    if res in (f.TB_RESULT_FAILED, f.TB_RESULT_CHECKMATE, f.TB_RESULT_STALEMATE):
+        return None
+    promotion = {0: None, 1: chess.QUEEN, 2: chess.ROOK, 3: chess.BISHOP,
+                 4: chess.KNIGHT}[f.TB_GET_PROMOTES(res)]
+    return chess.Move(f.TB_GET_FROM(res), f.TB_GET_TO(res), promotion)
+
+
+def play_out(tb: Any, oracle: chess.syzygy.Tablebase, start: chess.Board,
+             choose: Callable[[chess.Board], chess.Move | None] | None = None) -> str:
+    """'kept' if the winner mates or zeroes with the win intact; else why not.
+    Both sides play *choose*'s move (default: probe_root's best_move)."""
+    choose = choose or python_choice(tb)
     board = start.copy()
     winner = board.turn
     for _ in range(MAX_PLIES):
@@ -101,19 +126,20 @@ def play_out(tb: Any, oracle: chess.syzygy.Tablebase, start: chess.Board) -> str
             wdl = oracle.probe_wdl(board)
             won = wdl == (2 if board.turn == winner else -2)
             return "kept" if won else f"zeroed into wdl {wdl} for the side to move"
-        root = tb.probe_root(board)
-        if root.best_move is None:
-            return "no best move"
-        board.push(root.best_move)
+        move = choose(board)
+        if move is None or not board.is_legal(move):
+            return f"no legal best move ({move})"
+        board.push(move)
     return f"nothing after {MAX_PLIES} plies"
 
 
-def _run(tb: Any, oracle: chess.syzygy.Tablebase,
-         starts: list[tuple[chess.Board, bool]]) -> tuple[list[str], int, int]:
+def _run(tb: Any, oracle: chess.syzygy.Tablebase, starts: list[tuple[chess.Board, bool]],
+         choose: Callable[[chess.Board], chess.Move | None] | None = None,
+         ) -> tuple[list[str], int, int]:
     failures: list[str] = []
     uncertain = uncertain_kept = 0
     for start, certain in starts:
-        outcome = play_out(tb, oracle, start)
+        outcome = play_out(tb, oracle, start, choose)
         if certain:
             if outcome != "kept":
                 failures.append(f"{start.fen()}: {outcome}")
@@ -160,15 +186,40 @@ def test_exact_dtz_preferred_over_rounded_at_the_limit(tablebase: Any,
 
 
 @pytest.mark.skipif(not SHARED_5.is_dir(), reason=f"5-piece tables not found: {SHARED_5}")
-def test_certain_wins_kept_near_the_limit_5_pieces(syzygy_dir: Path) -> None:
+@pytest.mark.parametrize("via", ["probe_root", "tb_probe_root"])
+def test_certain_wins_kept_near_the_limit_5_pieces(syzygy_dir: Path, via: str) -> None:
     import pyfathom
+    from pyfathom import fathom as f
 
     dirs = [str(syzygy_dir), str(SHARED_5)]
     with pyfathom.open_tablebase(dirs) as tb, chess.syzygy.open_tablebase(dirs[0]) as oracle:
         oracle.add_directory(dirs[1])
         starts = edge_starts(tb, TABLES_5, STARTS_PER_TABLE_5, "edge5")
         assert len(starts) >= 100
-        failures, uncertain, kept = _run(tb, oracle, starts)
-    print(f"5 pieces: {len(starts)} starts, {len(starts) - uncertain} certain, "
+        if via == "tb_probe_root":
+            assert f.tb_init(os.pathsep.join(dirs)) and f.TB_LARGEST == 5
+        try:
+            failures, uncertain, kept = _run(tb, oracle, starts,
+                                             fathom_choice if via == "tb_probe_root" else None)
+        finally:
+            f.tb_free()
+    print(f"5 pieces via {via}: {len(starts)} starts, {len(starts) - uncertain} certain, "
           f"{uncertain} uncertain of which {kept} kept")
+    assert not failures, f"{len(failures)} certain wins lost:\n" + "\n".join(failures[:20])
+
+
+def test_certain_wins_kept_through_the_fathom_facade(tablebase: Any, syzygy_dir: Path,
+                                                     oracle: chess.syzygy.Tablebase) -> None:
+    """The same 3-4-piece starts, both sides playing the C facade's
+    tb_probe_root, which engines call."""
+    from pyfathom import fathom as f
+
+    starts = edge_starts(tablebase, TABLES_34, STARTS_PER_TABLE_34, "edge34")
+    assert f.tb_init(str(syzygy_dir))
+    try:
+        failures, uncertain, kept = _run(tablebase, oracle, starts, fathom_choice)
+    finally:
+        f.tb_free()
+    print(f"3-4 pieces via tb_probe_root: {len(starts)} starts, {len(starts) - uncertain} "
+          f"certain, {uncertain} uncertain of which {kept} kept")
     assert not failures, f"{len(failures)} certain wins lost:\n" + "\n".join(failures[:20])
