@@ -54,7 +54,13 @@ FAILED = 0xFFFFFFFF
 TB_WIN_SCORE = 32000 - 255 - 1
 PROMOTION = {0: None, 1: chess.QUEEN, 2: chess.ROOK, 3: chess.BISHOP, 4: chess.KNIGHT}
 
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make (GNU)")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("make") is None, reason="needs make (GNU)"),
+    # Everything here is a native program built by the test itself, without
+    # sanitizers: the ASan+UBSan rerun of the suite would only repeat it.
+    pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
+                       reason="builds its own unsanitized programs; covered by the plain run"),
+]
 
 
 def _cc() -> list[str]:
