@@ -150,6 +150,53 @@ def test_engine_without_stdint_or_stdbool(engine_lib: Path, tmp_path: Path) -> N
     _run([*_cc(), *STRICT, f"-I{engine_lib}", "-c", str(src), "-o", str(tmp_path / "e.o")])
 
 
+def test_rank_scale_past_1000_and_scores(engine_lib: Path, tmp_path: Path) -> None:
+    """Fathom's 1000 - (dtz + clock) turns a long 7-piece win into a negative
+    rank (a "loss"); here it stays at 1 (and a loss at -1).  No 3-5-piece DTZ
+    is that long, so the facade's rank and score functions are called
+    directly, from a file that includes the amalgamated tbprobe.c."""
+    src = tmp_path / "ranks.c"
+    src.write_text(
+        '#include "tbprobe.c"\n'
+        "#include <stdio.h>\n"
+        "static int32_t facade_rank(int dtz, int precise, unsigned clock) {\n"
+        "    fathom_root_move m;\n"
+        "    memset(&m, 0, sizeof m);\n"
+        "    m.dtz = dtz;\n"
+        "    m.dtz_precise = (int8_t)precise;\n"
+        "    return fathom_rank(&m, clock, false);\n"
+        "}\n"
+        "int main(void) {\n"
+        "    static const int cases[][3] = {{5, 1, 0}, {40, 1, 60}, {40, 0, 60}, {39, 0, 60},\n"
+        "        {150, 1, 0}, {950, 1, 90}, {1100, 0, 0}, {-20, 1, 0}, {-60, 1, 10},\n"
+        "        {-950, 1, 90}, {0, 1, 50}};\n"
+        "    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {\n"
+        "        int32_t r = facade_rank(cases[i][0], cases[i][1], (unsigned)cases[i][2]);\n"
+        '        printf("%d %d\\n", (int)r, (int)fathom_score(r, true));\n'
+        "    }\n"
+        "    return 0;\n"
+        "}\n")
+    exe = tmp_path / "ranks"
+    _run([*_cc(), *STRICT, "-Wno-unused-function", f"-I{engine_lib}", str(src), "-pthread",
+          "-o", str(exe)])
+    got = [tuple(map(int, line.split())) for line in _run([str(exe)]).stdout.splitlines()]
+    # (dtz, precise, clock) -> Fathom's rank, clamped; scores from the
+    # documented formula with the default pawn of 100.
+    assert got == [
+        (1000, TB_WIN_SCORE),   # 5 + 0: certain
+        (1000, TB_WIN_SCORE),   # 40 + 60 exact: fits exactly
+        (900, TB_WIN_SCORE),    # 40 + 60 rounded: may be 101 plies, rank 900
+        (1000, TB_WIN_SCORE),   # 39 + 60 rounded: fits either way
+        (850, 25),              # cursed: (850 - 800) * 100 / 200
+        (1, 1),                 # 950 + 90 > 1000: Fathom's rank would be -40
+        (1, 1),                 # 1100 + 0
+        (-1000, -TB_WIN_SCORE),
+        (-930, -TB_WIN_SCORE),  # -60: 120 + 10 >= 100, rank -1000 + 70
+        (-1, -1),               # -950 + 90: Fathom's rank would be +40
+        (0, 0),
+    ], got
+
+
 # --------------------------------------------------------------------------
 # The engine program against python-chess.
 
