@@ -59,8 +59,8 @@ void tb_free(void)
 static unsigned usable_ep(unsigned ep, uint64_t white, uint64_t black,
                           uint64_t pawns, bool turn)
 {
-    if (ep == 0 || ep > 63)
-        return 0;
+    if (ep == 0 || ep > 63) /* none, or not a square: the core fails that */
+        return ep;
     uint64_t movers = turn ? white : black;
     /* A pawn of the mover attacks ep iff it stands where a pawn of the
      * other colour on ep would attack. */

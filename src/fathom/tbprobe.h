@@ -25,7 +25,7 @@
  *  - An en-passant square no pawn of the side to move can capture to is
  *    ignored, as Fathom ignores it (engines that set the square after every
  *    double push); an impossible one (wrong rank, no pawn that just moved
- *    there) fails the probe.
+ *    there, a number above 63) fails the probe.
  *
  * Everything goes through one default instance of the instance API in
  * fathom.h, which programs wanting several tablebases at once can call
