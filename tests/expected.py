@@ -87,6 +87,37 @@ def fathom_boards() -> list[chess.Board]:
     return [b for key in ALL_TABLES for b in table_sample(key, 200, seed=12)]
 
 
+ENGINE_PER_TABLE = 145
+"""Positions per table of the Fathom drop-in engine test (35 tables: 5,075)."""
+
+
+def engine_boards() -> list[chess.Board]:
+    """The positions ``test_engine_dropin.py`` gives the C engine program."""
+    return [b for key in ALL_TABLES
+            for b in table_sample(key, ENGINE_PER_TABLE, seed=19, ep_share=0.2, push_share=0.2)]
+
+
+def clockless_fen(board: chess.Board) -> str:
+    """The FEN with the clocks reset: the engine test varies the halfmove
+    clock itself, and python-chess's probes do not read it."""
+    b = board.copy(stack=False)
+    b.halfmove_clock, b.fullmove_number = 0, 1
+    return b.fen(en_passant="fen")
+
+
+def engine_fens() -> list[str]:
+    """Clockless FENs of the engine test's positions and of every position
+    one legal move away, sorted, once each."""
+    fens = set()
+    for board in engine_boards():
+        fens.add(clockless_fen(board))
+        for move in board.legal_moves:
+            after = board.copy(stack=False)
+            after.push(move)
+            fens.add(clockless_fen(after))
+    return sorted(fens)
+
+
 def fen(board: chess.Board) -> str:
     """The FEN the expected answers are keyed by."""
     return board.fen(en_passant="fen")
@@ -98,6 +129,7 @@ def all_fens() -> list[str]:
     roots = root_boards()
     fens = {fen(b) for b in boards + roots + fathom_boards()}
     fens.update(children_fens(roots))
+    fens.update(engine_fens())
     return sorted(fens)
 
 
@@ -142,7 +174,12 @@ def main() -> None:
     from positions import oracle_answers
 
     fens = all_fens()
-    answers = oracle_answers(table_cache.tables_dir(), fens)
+    # Rows already in the file are kept (python-chess 1.11.2 wrote them); only
+    # new FENs are asked, so growing a sample costs only its new positions.
+    known = _load() if EXPECTED_FILE.exists() else {}
+    missing = [f for f in fens if f not in known]
+    asked = dict(zip(missing, oracle_answers(table_cache.tables_dir(), missing), strict=True))
+    answers = [known[f] if f in known else asked[f] for f in fens]
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     for f, (wdl, dtz) in zip(fens, answers, strict=True):

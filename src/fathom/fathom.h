@@ -192,7 +192,7 @@ typedef struct fathom_root_move {
     int8_t wdl;         /* -2..2 under the 50-move rule from the root clock */
     int8_t dtz_precise; /* 1 if dtz is exact */
     int32_t dtz;        /* signed DTZ in plies counted from the root position */
-    int32_t rank;       /* Fathom tbRank: higher is better (see fathom.c) */
+    int32_t rank;       /* tbRank on a 2^18 scale: higher is better */
 } fathom_root_move;
 
 #define FATHOM_MAX_MOVES 256
@@ -203,9 +203,10 @@ typedef struct fathom_root_move {
 
 /*
  * fathom_probe_root: probe every legal move of the position (Fathom's
- * tb_probe_root), sorted best first: wins within the 50-move rule (shortest
- * DTZ first), cursed wins, draws, blessed losses, losses (longest DTZ
- * first).  moves must have room for FATHOM_MAX_MOVES entries; *count
+ * tb_probe_root), sorted best first: wins certain within the 50-move rule
+ * (shortest DTZ first; certain also when a DTZ stored rounded is one ply
+ * short), other wins by DTZ (a rounded DTZ at the limit, cursed wins),
+ * draws, blessed losses, losses (longest DTZ first).  moves must have room for FATHOM_MAX_MOVES entries; *count
  * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
  * receive the root position's WDL under the 50-move rule (from rule50) and
  * its DTZ (as fathom_probe_dtz); *dtz_precise its precise flag.

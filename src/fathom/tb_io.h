@@ -7,6 +7,8 @@
 #ifndef PYFATHOM_TB_IO_H
 #define PYFATHOM_TB_IO_H
 
+#include "tb_internal.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,17 +25,17 @@ typedef struct tb_map {
  * RETURN: FATHOM_OK, FATHOM_ERR_IO (cannot open/stat/map, not a regular
  * file) or FATHOM_ERR_BAD_SIZE (empty file).
  */
-int tb_map_file(const char *path, tb_map *out);
+TB_INTERNAL int tb_map_file(const char *path, tb_map *out);
 
 /*
  * View `size` bytes the caller holds as a file (they must stay unchanged
  * until the view is released).  Reads through it are checked exactly as
  * for a mapped file.  RETURN: FATHOM_OK or FATHOM_ERR_BAD_SIZE (no bytes).
  */
-int tb_map_memory(const void *data, size_t size, tb_map *out);
+TB_INTERNAL int tb_map_memory(const void *data, size_t size, tb_map *out);
 
 /* Release a view made by tb_map_file or tb_map_memory; a zeroed map is fine. */
-void tb_unmap_file(tb_map *map);
+TB_INTERNAL void tb_unmap_file(tb_map *map);
 
 /*
  * Call visit(name, context) for each entry of directory `dir` (file names
@@ -42,7 +44,7 @@ void tb_unmap_file(tb_map *map);
  * FATHOM_ERR_ARGUMENT (a path too long for the system), or the nonzero
  * value visit returned.
  */
-int tb_list_dir(const char *dir, int (*visit)(const char *name, void *context),
+TB_INTERNAL int tb_list_dir(const char *dir, int (*visit)(const char *name, void *context),
                 void *context);
 
 /* True when [offset, offset + len) lies inside the map (overflow-safe). */

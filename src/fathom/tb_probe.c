@@ -537,11 +537,16 @@ static int wdl_with_clock(int rule50, int dtz)
 }
 
 /* Stockfish/Fathom's tbRank: certain wins tie at the top, losses that a
- * 50-move draw may still save rank above certain losses. */
-static int root_rank(int dtz, int rule50)
+ * 50-move draw may still save rank above certain losses.  A win is certain
+ * when it ends by ply 100 of the clock even if its DTZ, stored rounded to
+ * moves, is one ply short; Fathom's test (dtz + rule50 <= 99) ignores the
+ * precise flag, so near the limit it may prefer a rounded DTZ that turns
+ * out one ply too long over an exact one that fits. */
+static int root_rank(int dtz, int precise, int rule50)
 {
     if (dtz > 0)
-        return dtz + rule50 <= 99 ? FATHOM_RANK_MAX : FATHOM_RANK_MAX - (dtz + rule50);
+        return dtz + rule50 + !precise <= 100 ? FATHOM_RANK_MAX
+                                              : FATHOM_RANK_MAX - (dtz + rule50);
     if (dtz < 0)
         return -dtz * 2 + rule50 < 100 ? -FATHOM_RANK_MAX : -FATHOM_RANK_MAX + (-dtz + rule50);
     return 0;
@@ -557,13 +562,16 @@ static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
     return m;
 }
 
-/* Sort key, best first: wins by shortest DTZ, draws, losses by longest. */
-static int by_dtz(const fathom_root_move *a, const fathom_root_move *b)
+/* Sort key, best first: certain wins by shortest DTZ, other wins by
+ * shortest DTZ (rank says which is which), draws, losses by longest. */
+static int root_order(const fathom_root_move *a, const fathom_root_move *b)
 {
     int ta = a->dtz > 0 ? 0 : a->dtz == 0 ? 1 : 2;
     int tb = b->dtz > 0 ? 0 : b->dtz == 0 ? 1 : 2;
     if (ta != tb)
         return ta < tb ? -1 : 1;
+    if (ta == 0 && a->rank != b->rank)
+        return a->rank > b->rank ? -1 : 1;
     if (a->dtz != b->dtz)
         return a->dtz < b->dtz ? -1 : 1;
     return 0;
@@ -638,13 +646,13 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         m->dtz = v;
         m->dtz_precise = (int8_t)p;
         m->wdl = (int8_t)wdl_with_clock((int)pos.rule50, v);
-        m->rank = root_rank(v, (int)pos.rule50);
+        m->rank = root_rank(v, p, (int)pos.rule50);
     }
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return status;
     }
-    sort_root_moves(moves, n, by_dtz);
+    sort_root_moves(moves, n, root_order);
     *count = (unsigned)n;
     *dtz = root_dtz;
     *dtz_precise = root_precise;

@@ -105,7 +105,7 @@ void tb_consts_init(tb_consts *c)
     for (int i = 0; i < 10; i++) {
         int k1 = class_square[i];
         both_count[i] = 0;
-        uint64_t near = tb_king_attacks(k1) | (1ULL << k1);
+        uint64_t near = bb_king_attacks(k1) | (1ULL << k1);
         for (int k2 = 0; k2 < 64; k2++) {
             if ((near >> k2) & 1)
                 continue;
@@ -1048,7 +1048,7 @@ static int fill_squares(const tb_enc *e, const tb_pos *pos, const orientation *o
         for (; bb; bb &= bb - 1) {
             if (i >= num)
                 return 0;
-            sq[i++] = tb_lsb(bb) ^ square_flip;
+            sq[i++] = bb_lsb(bb) ^ square_flip;
         }
     }
     return 1;
@@ -1067,7 +1067,7 @@ static int leading_pawns(const tb_table *t, const tb_consts *c,
                   pos->color[lead_code & 8 ? TB_BLACK : TB_WHITE];
     int i = 0;
     for (; bb && i < t->pawns[0]; bb &= bb - 1)
-        sq[i++] = tb_lsb(bb) ^ o->square_flip;
+        sq[i++] = bb_lsb(bb) ^ o->square_flip;
     if (i != t->pawns[0] || bb)
         return -1;
     return leading_pawn_file(t, c, sq);
