@@ -61,6 +61,7 @@ def _check_status_codes() -> None:
 _check_status_codes()
 
 MAX_MOVES: int = lib.FATHOM_MAX_MOVES
+MAX_PIECES: int = lib.FATHOM_MAX_PIECES
 BATCH_WDL_FAILED: int = lib.FATHOM_BATCH_WDL_FAILED
 BATCH_DTZ_FAILED: int = lib.FATHOM_BATCH_DTZ_FAILED
 
@@ -74,8 +75,8 @@ from pyfathom import _fathom  # noqa: E402 (after the install above)
 
 Pinned = Any
 """A capsule carrying a ``fathom_tb *`` (and a reference to its owning cdata)
-into :data:`board_wdl` / :data:`board_dtz`; ``None`` stands for a closed
-tablebase."""
+into :data:`board_wdl` / :data:`board_dtz` (``None`` is answered
+FATHOM_ERR_ARGUMENT)."""
 
 board_wdl: ProbeFn = getattr(_fathom, "board_wdl")
 """``board_wdl(pinned, white, black, queens, rooks, bishops, knights, pawns,
@@ -199,6 +200,33 @@ def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> 
     return int(found[0])
 
 
+def add_file(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:
+    """``fathom_add_file``: 1 if the file was registered, else 0."""
+    found = ffi.new("unsigned *")
+    status = lib.fathom_add_file(handle, os.fsencode(path), int(load_wdl), int(load_dtz),
+                                 found)
+    if status != Status.OK:
+        raise error(status, f"adding file {path!r}", Detail(path=path))
+    return int(found[0])
+
+
+def add_table_memory(handle: Handle, name: str, data: Any) -> Any:
+    """``fathom_add_table_memory``: register one table from a bytes-like
+    object.  Returns the cffi buffer over it, which must be kept alive (and
+    the bytes unchanged) as long as the instance may read them."""
+    try:
+        encoded = name.encode("ascii")
+    except UnicodeEncodeError:
+        encoded = b""
+    buffer = ffi.from_buffer(data)
+    status = lib.fathom_add_table_memory(handle, encoded, buffer, len(buffer))
+    if status == Status.ARGUMENT:
+        raise ValueError(f"not the file name of a Syzygy table: {name!r} "
+                         "(e.g. 'KQvK.rtbw' or 'KRPvKR.rtbz')")
+    check(status, f"adding table {name!r} from memory")
+    return buffer
+
+
 def largest(handle: Handle) -> int:
     """``fathom_largest``: pieces of the largest registered WDL table."""
     return int(lib.fathom_largest(handle))
@@ -207,6 +235,17 @@ def largest(handle: Handle) -> int:
 def mapped_count(handle: Handle) -> int:
     """``fathom_mapped_count``: table files currently mapped."""
     return int(lib.fathom_mapped_count(handle))
+
+
+# ---- checking a table file --------------------------------------------------
+
+def check_table(path: str) -> tuple[int, int, str]:
+    """``fathom_check_table``: (status, offset of the damage, what is wrong).
+    Reads the whole file without the GIL."""
+    result = ffi.new("fathom_check_result *")
+    status = lib.fathom_check_table(os.fsencode(path), result)
+    what = ffi.string(result.what).decode("utf-8", "replace")
+    return int(status), int(result.offset), what
 
 
 # ---- probes ----------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Iterable, NoReturn, Optional, Sequence, TypeVa
 import chess
 
 from pyfathom import _lowlevel as _ll
-from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
+from pyfathom._errors import UnsupportedPositionError, UnsupportedVariantError
 from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
 
 if TYPE_CHECKING:  # numpy is imported by the first batch call, not with pyfathom
@@ -24,20 +24,42 @@ _T = TypeVar("_T")
 _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
 _board_wdl = _ll.board_wdl
 _board_dtz = _ll.board_dtz
-_CLOSED = _ll.NULL
 _Board = chess.Board
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
 _new_tuple = tuple.__new__
 
+_EMPTY = _ll.open_handle()
+"""One C instance without tables, shared by every closed :class:`Tablebase`.
+
+A closed tablebase probes this one, so it answers as python-chess's closed
+(emptied) tablebase does, through the very same code path: what needs no
+table (KvK) is answered, anything else raises :class:`MissingTableError`.
+Nothing is ever added to it (:meth:`Tablebase._own_handle` opens a new
+instance first), so it stays empty and holds no mapped file."""
+_EMPTY_PINNED = _ll.pin(_EMPTY)
+
 
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
     raise ImportError("pyfathom: FAILED sentinels disagree with the C core")
 
 
-def _closed(*args: object) -> NoReturn:
-    raise ClosedTablebaseError("the tablebase has been closed")
+def _require_standard_chess(VariantBoard: type[chess.Board]) -> None:
+    """The one place that decides which ``VariantBoard`` a :class:`Tablebase`
+    probes: standard chess (:class:`chess.Board` or a subclass playing it).
+
+    :raises: :exc:`TypeError` for anything but a :class:`chess.Board`
+        class, :class:`~pyfathom.UnsupportedVariantError` (a
+        :exc:`ValueError`) for a variant board, such as
+        :class:`chess.variant.AtomicBoard`.
+    """
+    if not (isinstance(VariantBoard, type) and issubclass(VariantBoard, chess.Board)):
+        raise TypeError(f"VariantBoard must be chess.Board or a subclass, not {VariantBoard!r}")
+    if VariantBoard.uci_variant != "chess":
+        raise UnsupportedVariantError(
+            f"pyfathom probes standard chess tables only (.rtbw/.rtbz), not "
+            f"{VariantBoard.uci_variant} ({VariantBoard.__module__}.{VariantBoard.__qualname__})")
 
 
 def _invalid_reasons(board: chess.Board) -> str:
@@ -51,20 +73,30 @@ class Tablebase:
     """A set of Syzygy tables, probed through pyfathom's C core.
 
     The interface is python-chess's :class:`chess.syzygy.Tablebase`
-    (``add_directory``, ``probe_wdl``, ``probe_dtz``, ``get_wdl``,
-    ``get_dtz``, ``close``, ``with``), with the same answers, plus
-    :meth:`probe` (WDL and DTZ in one call), :meth:`probe_root` (every legal
-    move ranked) and numpy batch probes.
+    (``Tablebase(*, max_fds=128, VariantBoard=chess.Board)``,
+    ``add_directory``, ``add_file``, ``probe_wdl``, ``probe_dtz``,
+    ``get_wdl``, ``get_dtz``, ``close``, ``with``), with the same answers,
+    plus :meth:`probe` (WDL and DTZ in one call), :meth:`probe_root` (every
+    legal move ranked) and numpy batch probes.
 
-    Directories are only scanned when added; a table file is memory-mapped
-    the first time a probe needs it.
+    ``max_fds`` is accepted and kept (as :attr:`max_fds`) but bounds
+    nothing: python-chess keeps a file descriptor open per mapped table and
+    closes the least recently used ones past ``max_fds``, while pyfathom
+    closes each descriptor right after mapping its file, so it never holds
+    any.  ``VariantBoard``: only standard chess for now (see
+    :class:`~pyfathom.UnsupportedVariantError`).
+
+    Directories and files are only listed when added, and stored as
+    absolute paths (a later :func:`os.chdir` does not lose them); a table
+    file is memory-mapped the first time a probe needs it.
 
     **Thread safety:** every probe method may be called from any number of
     threads at once, also with one shared board object (boards are only
-    read).  :meth:`add_directory` and :meth:`close` must not overlap with
-    probes.  The per-board probes (:meth:`probe_wdl`, :meth:`probe_dtz`,
-    :meth:`probe`) keep the GIL for their half microsecond of C; the batch
-    probes release it, and spread their rows over threads themselves.
+    read).  :meth:`add_directory`, :meth:`add_file` and :meth:`close` must
+    not overlap with probes.  The per-board probes (:meth:`probe_wdl`,
+    :meth:`probe_dtz`, :meth:`probe`) keep the GIL for their half
+    microsecond of C; the batch probes release it, and spread their rows
+    over threads themselves.
 
     >>> tb = pyfathom.Tablebase()
     >>> tb.add_directory(TABLES)
@@ -74,78 +106,146 @@ class Tablebase:
     >>> tb.close()
     """
 
-    __slots__ = ("_h", "_pinned", "__weakref__")
+    __slots__ = ("_h", "_pinned", "_buffers", "max_fds", "variant", "__weakref__")
 
     _h: _ll.Handle
-    """The C instance (for the cffi calls); a NULL pointer once closed."""
+    """The C instance (for the cffi calls); the shared empty one
+    (:data:`_EMPTY`) once closed."""
 
     _pinned: _ll.Pinned
     """The same instance for the per-board probes (see
-    :func:`pyfathom._lowlevel.pin`); None once closed.  Neither needs a test
-    of its own on the hot path: the probes answer FATHOM_ERR_ARGUMENT for
-    them, and the error path (:meth:`_fail`) raises
-    :class:`ClosedTablebaseError`."""
+    :func:`pyfathom._lowlevel.pin`)."""
 
-    def __init__(self) -> None:
+    _buffers: list[object]
+    """The table bytes given to :meth:`add_table_bytes`, which the C core
+    reads in place: kept as long as this object (not cleared by
+    :meth:`close`, so a probe still running on the instance can read
+    them)."""
+
+    max_fds: Optional[int]
+    """As given; bounds nothing (pyfathom keeps no descriptor open)."""
+
+    variant: type[chess.Board]
+    """The ``VariantBoard`` (python-chess's attribute of that name)."""
+
+    def __init__(self, *, max_fds: Optional[int] = 128,
+                 VariantBoard: type[chess.Board] = chess.Board) -> None:
+        _require_standard_chess(VariantBoard)
+        self.max_fds = max_fds
+        self.variant = VariantBoard
         self._h = _ll.open_handle()
         self._pinned = _ll.pin(self._h)
+        self._buffers = []
 
     # ---- lifetime ----------------------------------------------------------
 
     def _handle(self) -> _ll.Handle:
-        h = self._h
-        if h is _CLOSED:
-            _closed()
-        return h
+        """The C instance (the empty shared one once closed)."""
+        return self._h
 
-    def add_directory(self, directory: StrPath, load_wdl: bool = True,
+    def _own_handle(self) -> _ll.Handle:
+        """The instance to add tables to: a new one after :meth:`close`."""
+        if self._h is _EMPTY:
+            h = _ll.open_handle()
+            self._pinned = _ll.pin(h)
+            self._h = h
+        return self._h
+
+    def add_directory(self, directory: StrPath, *, load_wdl: bool = True,
                       load_dtz: bool = True) -> int:
         """Register the tables (``*.rtbw``, ``*.rtbz``) found in a directory.
 
         Nothing is opened or mapped yet.  A table already registered is
-        replaced by the one found here.  Returns the number of table files
-        found.
+        replaced by the one found here.  The directory is stored as an
+        absolute path.  Returns the number of table files found.
 
         :raises: :exc:`FileNotFoundError` / :exc:`NotADirectoryError` if
             ``directory`` is not a directory.
         """
-        h = self._handle()
-        path = os.fspath(directory)
+        path = os.path.abspath(os.fspath(directory))
         if not os.path.isdir(path):
             if os.path.exists(path):
                 raise NotADirectoryError(20, "not a directory", path)
             raise FileNotFoundError(2, "no such tablebase directory", path)
-        return _ll.add_directory(h, path, load_wdl, load_dtz)
+        return _ll.add_directory(self._own_handle(), path, load_wdl, load_dtz)
+
+    def add_file(self, path: StrPath, *, load_wdl: bool = True, load_dtz: bool = True) -> int:
+        """Register one table file, as :meth:`chess.syzygy.Tablebase.add_file`.
+
+        Returns 1 if ``path`` is a regular file named as a table
+        (``KRvK.rtbw`` with ``load_wdl``, ``KRvK.rtbz`` with ``load_dtz``;
+        the name must be the normalised one, as python-chess requires), 0
+        otherwise, also when it does not exist.  The file is not opened
+        yet; its path is stored as an absolute path.  It replaces a file of
+        the same table registered before.
+
+        >>> tb = pyfathom.Tablebase()
+        >>> tb.add_file(os.path.join(TABLES, "KRvK.rtbw")), tb.add_file("no/KvK.rtbw")
+        (1, 0)
+        >>> tb.probe_wdl(chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"))
+        WDL.LOSS
+        >>> tb.close()
+        """
+        full = os.path.abspath(os.fspath(path))
+        if not os.path.isfile(full):
+            return 0
+        return _ll.add_file(self._own_handle(), full, load_wdl, load_dtz)
+
+    def add_table_bytes(self, name: str, data: "bytes | bytearray | memoryview") -> None:
+        """Register one table from bytes already in memory, instead of a file:
+        read from an archive, a database or the network.
+
+        ``name`` is the file name the bytes would have (``"KQvK.rtbw"``,
+        ``"KRPvKR.rtbz"``).  The bytes are not copied: the C core reads them
+        in place, and this tablebase keeps a reference to them; do not
+        change them afterwards.  They are checked as a mapped file is (size,
+        magic, every offset) by the first probe that needs them, which
+        raises :class:`~pyfathom.CorruptTableError` naming
+        ``memory:<name>`` for damaged bytes.  A table already registered
+        under that name is replaced.
+
+        >>> with pyfathom.Tablebase() as tb:
+        ...     tb.add_table_bytes("KQvK.rtbw", open(f"{TABLES}/KQvK.rtbw", "rb").read())
+        ...     tb.probe_wdl(chess.Board("8/8/8/8/8/2k5/8/KQ6 w - - 0 1"))
+        WDL.WIN
+
+        :raises ValueError: ``name`` is not the name of a table file.
+        """
+        self._buffers.append(_ll.add_table_memory(self._own_handle(), name, data))
 
     @property
     def largest(self) -> int:
         """Pieces in the largest WDL table registered (Fathom's
         ``TB_LARGEST``); 0 when there is none.  Positions with more pieces
-        raise :class:`~pyfathom.TooManyPiecesError`."""
-        return _ll.largest(self._handle())
+        are probed too, as python-chess probes them (see :meth:`probe_wdl`)."""
+        return _ll.largest(self._h)
 
     @property
     def mapped_count(self) -> int:
         """Table files memory-mapped so far (they are mapped on first use)."""
-        return _ll.mapped_count(self._handle())
+        return _ll.mapped_count(self._h)
 
     @property
     def closed(self) -> bool:
-        """True once :meth:`close` has been called."""
-        return self._h is _CLOSED
+        """True after :meth:`close`, until tables are added again."""
+        return self._h is _EMPTY
 
     def close(self) -> None:
         """Unmap every table and free the C instance.
 
-        Probing afterwards raises :class:`~pyfathom.ClosedTablebaseError`.
-        Closing twice is fine.  Closing while other threads are inside a
-        probe is safe: each probe holds a reference to the C instance for
-        the length of its call, and the instance is freed when the last
-        such reference goes (at once when no probe is running; under
-        CPython's reference counting this is deterministic).
+        As python-chess's ``close()``, the object stays usable as an empty
+        tablebase: probes that need no table (KvK) answer, the others raise
+        :class:`~pyfathom.MissingTableError` (so ``get_*`` return their
+        default), and :meth:`add_directory` / :meth:`add_file` fill it
+        again.  Closing twice is fine.  Closing while other threads are
+        inside a probe is safe: each probe holds a reference to the C
+        instance for the length of its call, and the instance is freed when
+        the last such reference goes (at once when no probe is running;
+        under CPython's reference counting this is deterministic).
         """
-        self._pinned = None
-        self._h = _CLOSED
+        # _h first: a probe that sees the empty _pinned then sees closed.
+        self._h = _EMPTY
+        self._pinned = _EMPTY_PINNED
 
     def __enter__(self) -> Tablebase:
         return self
@@ -156,19 +256,17 @@ class Tablebase:
         self.close()
 
     def __repr__(self) -> str:
-        if self._h is _CLOSED:
+        if self._h is _EMPTY:
             return "<pyfathom.Tablebase (closed)>"
         return f"<pyfathom.Tablebase largest={self.largest}>"
 
     # ---- errors (never on the hot path) -------------------------------------
 
     def _check_supported(self, board: chess.Board) -> None:
-        """Raise for a chess variant or a board with castling rights (or a
-        closed tablebase); return for a subclass of :class:`chess.Board`
-        that plays standard chess.  (The hot path tests ``type(board)``,
-        which is cheaper than reading ``board.uci_variant``, a class
-        attribute.)"""
-        self._handle()
+        """Raise for a chess variant or a board with castling rights; return
+        for a subclass of :class:`chess.Board` that plays standard chess.
+        (The hot path tests ``type(board)``, which is cheaper than reading
+        ``board.uci_variant``, a class attribute.)"""
         if board.uci_variant != "chess":
             # As chess.syzygy: a KeyError, the tables answer another game.
             raise UnsupportedPositionError(
@@ -181,18 +279,17 @@ class Tablebase:
         """Raise the exception for a probe of ``board`` that failed with
         ``status``; ``full_probe`` (:data:`~pyfathom._lowlevel.probe_wdl_raw`
         or ``probe_dtz_raw``) repeats it for the table or file involved."""
-        handle = self._handle()  # a closed tablebase fails with FATHOM_ERR_ARGUMENT
         fen = board.fen()
         message = None
         detail = None
         if status == Status.TOO_MANY_PIECES:
-            message = (f"syzygy tables support up to {self.largest} pieces, "
+            message = (f"syzygy tables support up to {_ll.MAX_PIECES} pieces, "
                        f"not {chess.popcount(board.occupied)}: {fen}")
         elif status == Status.INVALID_POSITION:
             message = f"invalid position ({_invalid_reasons(board)}): {fen}"
         else:
             occ = board.occupied_co
-            _, detail = _ll.probe_detail(full_probe, handle, occ[1], occ[0],
+            _, detail = _ll.probe_detail(full_probe, self._h, occ[1], occ[0],
                                          board.kings, board.queens, board.rooks,
                                          board.bishops, board.knights, board.pawns,
                                          board.ep_square or 0, board.turn)
@@ -225,6 +322,17 @@ class Tablebase:
         >>> with pyfathom.open_tablebase(TABLES) as tb:
         ...     tb.probe_wdl(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
         WDL.LOSS
+
+        Positions with more pieces than the loaded tables (up to 7) are
+        probed as python-chess probes them: captures are resolved first, so
+        where a capture into the loaded tables decides the result, that is
+        the answer (here the rook takes a piece, into KRvKB or KRvKN, with
+        only the 3-4-piece tables loaded); where none does,
+        :class:`~pyfathom.MissingTableError` names the missing table.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl(chess.Board("5BrN/8/8/8/8/2k5/8/2K5 b - - 0 1"))
+        WDL.WIN
 
         :raises: :class:`~pyfathom.MissingTableError`,
             :class:`~pyfathom.CastlingRightsError` or
@@ -366,9 +474,8 @@ class Tablebase:
         """
         if board.castling_rights or type(board) is not _Board:
             self._check_supported(board)
-        h = self._handle()
         occ = board.occupied_co
-        res = _ll.probe_root(h, occ[1], occ[0], board.kings, board.queens,
+        res = _ll.probe_root(self._h, occ[1], occ[0], board.kings, board.queens,
                              board.rooks, board.bishops, board.knights,
                              board.pawns, board.ep_square or 0, board.turn,
                              board.halfmove_clock)
@@ -404,7 +511,7 @@ class Tablebase:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int8] = _batch_arrays.probe_many(
-            self._handle(), self.largest, boards, False, threads, status)
+            self._h, _ll.MAX_PIECES, boards, False, threads, status)
         return out
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
@@ -420,7 +527,7 @@ class Tablebase:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int16] = _batch_arrays.probe_many(
-            self._handle(), self.largest, boards, True, threads, status)
+            self._h, _ll.MAX_PIECES, boards, True, threads, status)
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -478,8 +585,8 @@ class Tablebase:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int8] = _batch_arrays.probe_arrays(
-            self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
-                             turn), False, threads, status)
+            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            False, threads, status)
         return out
 
     def probe_dtz_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -497,18 +604,24 @@ class Tablebase:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
-            self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
-                             turn), True, threads, status)
+            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            True, threads, status)
         return out
 
 
-def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool = True,
-                   load_dtz: bool = True, max_fds: Optional[int] = None) -> Tablebase:
-    """Open the Syzygy tables in one directory or a list of directories.
+def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool = True,
+                   load_dtz: bool = True, max_fds: Optional[int] = 128,
+                   VariantBoard: type[chess.Board] = chess.Board) -> Tablebase:
+    """Open the Syzygy tables of a directory: :func:`chess.syzygy.open_tablebase`.
 
-    Same call as :func:`chess.syzygy.open_tablebase` (``max_fds`` is accepted
-    for compatibility and ignored: pyfathom keeps no file descriptor open).
-    Only the directory listing happens now; tables are mapped when probed.
+    ``Tablebase(max_fds=max_fds, VariantBoard=VariantBoard)``, then
+    :meth:`~Tablebase.add_directory`, as python-chess.  As an extra,
+    ``directory`` may also be a list of directories, or a string of
+    directories separated by :data:`os.pathsep` (as ``$SYZYGY_PATH``) that
+    is not itself a directory; empty entries are skipped.  Only the
+    directory listing happens now; tables are mapped when probed.  See
+    :class:`Tablebase` for ``max_fds`` (accepted, bounds nothing) and
+    ``VariantBoard`` (standard chess only for now).
 
     Probing needs the table of the position's material and of every material
     its captures and promotions lead to.
@@ -517,13 +630,21 @@ def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool =
     ...     tb.largest
     4
 
-    :raises: :exc:`FileNotFoundError` if a directory does not exist.
+    :raises: :exc:`FileNotFoundError` if a directory does not exist,
+        :class:`~pyfathom.UnsupportedVariantError` for a ``VariantBoard``
+        of a chess variant.
     """
-    if isinstance(paths, (str, bytes, os.PathLike)):
-        paths = [paths]
-    tb = Tablebase()
+    if isinstance(directory, (str, os.PathLike)):
+        from pyfathom.tables import split_path_list  # "a:b" as tb_init and $SYZYGY_PATH
+
+        directories: Sequence[StrPath] = split_path_list(directory)
+    elif isinstance(directory, bytes):
+        directories = [directory]
+    else:
+        directories = directory
+    tb = Tablebase(max_fds=max_fds, VariantBoard=VariantBoard)
     try:
-        for path in paths:
+        for path in directories:
             tb.add_directory(path, load_wdl=load_wdl, load_dtz=load_dtz)
     except BaseException:
         tb.close()

@@ -15,7 +15,7 @@ written is from :data:`STATUS_NAMES`):
 ``ok``               probed
 ``invalid_fen``      the line is not a FEN / EPD position (see the reason)
 ``castling``         the position has castling rights (tables hold none)
-``too_many_pieces``  more pieces than the largest table loaded
+``too_many_pieces``  more than 7 pieces (more than any Syzygy table holds)
 ``missing_table``    a table the position needs (or a capture or promotion
                      from it leads to) is not loaded; the reason names it
 ``invalid_position`` a FEN of an illegal position (``board.is_valid()`` is
@@ -24,6 +24,13 @@ written is from :data:`STATUS_NAMES`):
 ``failed``           any other failure (a table file that cannot be read,
                      out of memory); the reason says which
 ``line_too_long``    a line longer than :data:`MAX_LINE` bytes
+
+Blank lines and comment lines (first non-blank character ``#``) are not
+positions: they give no row and are counted apart (``skipped``).  A UTF-8
+byte-order mark at the start is not part of line 1.  The text of a bad line
+is written as read, with bytes that are not UTF-8 replaced by U+FFFD; in
+CSV control characters (NUL, CR, ...) become U+FFFD too, in JSON lines they
+are escaped (``\u0000``).
 """
 
 from __future__ import annotations
@@ -51,6 +58,8 @@ __all__ = [
     "BatchStats",
     "RowWriter",
     "STATUS_NAMES",
+    "AtomicOutput",
+    "skipped_lines",
 ]
 
 CHUNK_LINES = 65536
@@ -60,6 +69,7 @@ MAX_LINE = 1 << 16
 """Longest line accepted, in bytes (a FEN is under 100; EPD opcodes add some)."""
 
 _BLOCK = 1 << 22  # bytes read per read() call
+_BOM = b"\xef\xbb\xbf"  # UTF-8 byte-order mark
 
 OK = Status.OK
 INVALID_FEN = len(Status)
@@ -67,7 +77,10 @@ INVALID_FEN = len(Status)
 :class:`~pyfathom.Status` code, so no code means two things)."""
 LINE_TOO_LONG = len(Status) + 1
 """Row code of a line longer than :data:`MAX_LINE` bytes."""
-_ROW_CODES = len(Status) + 2
+SKIPPED = len(Status) + 2
+"""Row code of a blank or comment line (first non-blank character ``#``):
+not a position, so no output row, and not a bad line."""
+_ROW_CODES = len(Status) + 3
 
 _NAME_OF_CODE: list[str] = ["failed"] * _ROW_CODES
 """The name written for each row code; the core's codes not named here
@@ -77,7 +90,7 @@ for _code, _name in ((Status.OK, "ok"), (Status.MISSING_TABLE, "missing_table"),
                      (Status.INVALID_POSITION, "invalid_position"),
                      (Status.BAD_MAGIC, "corrupt_table"), (Status.BAD_SIZE, "corrupt_table"),
                      (Status.CORRUPT, "corrupt_table"), (INVALID_FEN, "invalid_fen"),
-                     (LINE_TOO_LONG, "line_too_long")):
+                     (LINE_TOO_LONG, "line_too_long"), (SKIPPED, "skipped")):
     _NAME_OF_CODE[_code] = _name
 
 STATUS_NAMES = ["ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long",
@@ -118,8 +131,20 @@ def read_chunks(stream: IO[bytes], chunk_lines: int = CHUNK_LINES) -> Iterator[C
     skipped = 0  # bytes discarded so far (counted for progress)
     overlong_head = b""
     eof = False
+    first_block = True
+    bom_bytes = 0  # a UTF-8 byte-order mark is not part of line 1 (counted for progress)
     while not eof:
         block = stream.read(_BLOCK)
+        if first_block:
+            first_block = False
+            while len(block) < len(_BOM) and block and _BOM.startswith(block):
+                more = stream.read(_BLOCK)  # a stream may hand out fewer bytes
+                if not more:
+                    break
+                block += more
+            if block.startswith(_BOM):
+                block = block[len(_BOM):]
+                bom_bytes = len(_BOM)
         if not block:
             eof = True
             block = b""
@@ -180,8 +205,9 @@ def read_chunks(stream: IO[bytes], chunk_lines: int = CHUNK_LINES) -> Iterator[C
                 offsets=(starts[lo:hi] - base).astype(np.uintp),
                 lengths=lengths[lo:hi].copy(),
                 too_long=too_long[lo:hi].copy(),
-                nbytes=stop - base,
+                nbytes=stop - base + bom_bytes,
             )
+            bom_bytes = 0
             line_no += hi - lo
     if skipping:
         yield _make_chunk(line_no, overlong_head, [0], [len(overlong_head)], [True], skipped)
@@ -236,7 +262,7 @@ class ProbedChunk:
     core_metric: np.ndarray  # bool: the failing probe was the DTZ one
 
     def bad_rows(self) -> np.ndarray:
-        return np.flatnonzero(self.status != OK)
+        return np.flatnonzero((self.status != OK) & (self.status != SKIPPED))
 
     def line_text(self, i: int) -> str:
         """Line i of the chunk as written (newline and surrounding blanks cut)."""
@@ -253,7 +279,7 @@ class ProbedChunk:
         if code == Status.CASTLING:
             return "castling rights: Syzygy tables hold no castling positions"
         if code == Status.TOO_MANY_PIECES:
-            return "more pieces than the largest table loaded"
+            return f"more than {_lowlevel.MAX_PIECES} pieces: no Syzygy table holds them"
         if code == Status.INVALID_POSITION:
             return "not a legal position"
         return self._explain(i)
@@ -271,6 +297,27 @@ class ProbedChunk:
         return str(error)
 
 
+_BLANK = (9, 10, 11, 12, 13, 32)  # whitespace bytes
+
+
+def skipped_lines(chunk: Chunk) -> np.ndarray:
+    """Which lines of a chunk are blank or comments (first non-blank
+    character ``#``): a bool array.  Decided on each line's first byte, and
+    in Python only for the few lines that start with blanks."""
+    n = len(chunk)
+    data = np.frombuffer(chunk.data, dtype=np.uint8)
+    nonempty = chunk.lengths > 0
+    first = np.zeros(n, dtype=np.uint8)
+    first[nonempty] = data[chunk.offsets[nonempty]]
+    skip = ~nonempty | (first == ord("#"))
+    for i in np.flatnonzero(nonempty & np.isin(first, _BLANK)).tolist():
+        off = int(chunk.offsets[i])
+        text = chunk.data[off:off + int(chunk.lengths[i])].strip()
+        skip[i] = not text or text.startswith(b"#")
+    result: np.ndarray = skip & ~chunk.too_long
+    return result
+
+
 def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None = None) -> ProbedChunk:
     """Parse and probe one chunk; bad rows never stop it."""
     parsed = parse_chunk(chunk)
@@ -278,10 +325,11 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     status = np.full(n, OK, dtype=np.uint8)
     status[parsed.status != 0] = INVALID_FEN
     status[chunk.too_long] = LINE_TOO_LONG
+    status[skipped_lines(chunk)] = SKIPPED
     has_castling = (parsed.castling != 0) & (status == OK)
     status[has_castling] = Status.CASTLING
     pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
-    status[(pieces > tb.largest) & (status == OK)] = Status.TOO_MANY_PIECES
+    status[(pieces > _lowlevel.MAX_PIECES) & (status == OK)] = Status.TOO_MANY_PIECES
     skip = status != OK
     masks = parsed.masks
     if skip.any():
@@ -313,8 +361,11 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
 @dataclass
 class BatchStats:
     lines: int = 0
+    """Input lines read: probed + bad + skipped."""
     probed: int = 0
     bad: int = 0
+    skipped: int = 0
+    """Blank and comment lines (no output row)."""
     by_status: dict[str, int] | None = None
 
     def add(self, probed: ProbedChunk, upto: int | None = None) -> None:
@@ -323,10 +374,12 @@ class BatchStats:
         if self.by_status is None:
             self.by_status = {name: 0 for name in STATUS_NAMES}
         for code, count in enumerate(counts.tolist()):
-            self.by_status[_NAME_OF_CODE[code]] += count
+            if code != SKIPPED:
+                self.by_status[_NAME_OF_CODE[code]] += count
         self.lines += len(status)
         self.probed += int(counts[OK])
-        self.bad += len(status) - int(counts[OK])
+        self.skipped += int(counts[SKIPPED])
+        self.bad += len(status) - int(counts[OK]) - int(counts[SKIPPED])
 
 
 _WDL_TEXT = {v: str(v) for v in range(-2, 3)}
@@ -342,8 +395,16 @@ def _dtz_texts(values: np.ndarray) -> list[str]:
     return [table[v] for v in (values.astype(np.int32) + 32768).tolist()]
 
 
+_CONTROLS = {c: "\ufffd" for c in [*range(0, 9), *range(10, 32), 127]}
+"""Control characters (all but tab) -> U+FFFD, for CSV fields."""
+
+
 def _csv_field(text: str) -> str:
-    if any(c in text for c in ',"\r\n'):
+    """A bad line's text as one CSV field: control characters (NUL, CR, ...)
+    replaced by U+FFFD (the text is already valid UTF-8: undecodable bytes
+    were replaced when it was read), quoted where CSV needs it."""
+    text = text.translate(_CONTROLS)
+    if any(c in text for c in ',"'):
         return '"' + text.replace('"', '""') + '"'
     return text
 
@@ -409,10 +470,64 @@ class RowWriter:
         names = [_NAME_OF_CODE[s] for s in probed.status[:n].tolist()]
         if jsonl:
             rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"}}\n'
-                    for f, w, d, s in zip(fens, wdl, dtz, names)]
+                    for f, w, d, s in zip(fens, wdl, dtz, names) if s != "skipped"]
         else:
-            rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)]
+            rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)
+                    if s != "skipped"]
         self.out.write("".join(rows))
+
+
+class AtomicOutput:
+    """A text file that appears under its name only when complete.
+
+    Rows go to a hidden temporary file in the same folder
+    (``.NAME.XXXXXX.part``); :meth:`commit` renames it to the name (one
+    atomic rename: a reader sees the old file or the whole new one), and
+    :meth:`discard` removes it.  A process killed outright (SIGKILL, power
+    loss) leaves only the hidden ``.part`` file, never a half-written NAME.
+    """
+
+    def __init__(self, path: str) -> None:
+        import os
+        import tempfile
+
+        # Through a symbolic link, the file it points to is replaced.
+        self.path = os.path.realpath(path)
+        folder, name = os.path.split(self.path)
+        fd, self.temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+        try:
+            self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        except BaseException:
+            os.close(fd)
+            os.unlink(self.temp)
+            raise
+
+    def commit(self) -> None:
+        """Close the file and rename it to its name, with the permissions a
+        new file gets (mkstemp makes it owner-only)."""
+        import os
+
+        try:
+            self.file.close()
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.temp, 0o666 & ~umask)
+            os.replace(self.temp, self.path)
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """Close and remove the temporary file (the name is left as it was)."""
+        import os
+
+        try:
+            self.file.close()
+        finally:
+            try:
+                os.unlink(self.temp)
+            except FileNotFoundError:
+                pass
 
 
 def open_input(path: str) -> tuple[IO[bytes], int]:

@@ -152,6 +152,25 @@ def _remove_stale_parts(dest: Path) -> None:
 
 # --- the default 3-4-piece set ----------------------------------------------
 
+_NO_PIP = (
+    f"pip is not available to this Python ({sys.executable}), and it fetches the tables' "
+    f"archive: install pip (python -m ensurepip), or get {_default_tables.SDIST_FILENAME} another way "
+    f"(`pip download --no-deps --no-binary :all: {_default_tables.SDIST_REQUIREMENT}` with any other "
+    f"Python, or the file list of https://pypi.org/project/chess/1.11.2/) and run: "
+    f"pyfathom download --archive {_default_tables.SDIST_FILENAME}"
+)
+
+
+def _have_pip() -> bool:
+    """Whether ``python -m pip`` can run here (pip is importable)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("pip") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules["pip"] is None
+        return False
+
+
 
 def download_default(
     dest: str | os.PathLike[str],
@@ -174,6 +193,8 @@ def download_default(
     out = Path(dest).expanduser()
     if _default_tables.tables_present(out):
         return 0
+    if archive is None and not _have_pip():
+        raise DownloadError(_NO_PIP)
     out.mkdir(parents=True, exist_ok=True)
     _remove_stale_parts(out)
     before = {

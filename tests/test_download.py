@@ -405,3 +405,41 @@ def test_read_checksums_formats(tmp_path):
     f = tmp_path / "sums"
     f.write_text(f"{digest}  KQvK.rtbw\n{digest.upper()} *6-DTZ/KRvK.rtbz\n\n# comment\n")
     assert download.read_checksums(f) == {"KQvK.rtbw": digest, "KRvK.rtbz": digest}
+
+
+def test_without_pip_says_to_use_archive(tmp_path, sdist_archive):
+    """A Python without pip (a venv made ``--without-pip``, with only
+    pyfathom, python-chess and cffi on its path) cannot fetch the archive:
+    the command says so and how to proceed, and ``--archive`` then works."""
+    import _cffi_backend
+    import chess
+
+    import pyfathom
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True, timeout=120)
+    packages = tmp_path / "packages"
+    packages.mkdir()
+    for module in (pyfathom, chess):
+        (packages / module.__name__).symlink_to(Path(module.__file__).parent)
+    (packages / Path(_cffi_backend.__file__).name).symlink_to(_cffi_backend.__file__)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PYTHONPATH"] = str(packages)
+    python = venv / "bin" / "python"
+    no_pip = subprocess.run([python, "-c", "import importlib.util as u; print(u.find_spec('pip'))"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert no_pip.stdout.strip() == "None", no_pip.stderr
+    dest = tmp_path / "tables"
+    proc = subprocess.run([python, "-m", "pyfathom", "download", "--dest", dest],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("pyfathom: pip is not available to this Python"), proc.stderr
+    assert "pyfathom download --archive chess-1.11.2.tar.gz" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not dest.exists()
+    proc = subprocess.run([python, "-m", "pyfathom", "download", "--dest", dest,
+                           "--archive", sdist_archive],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert len(table_files(dest)) == 70

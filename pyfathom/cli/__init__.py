@@ -4,13 +4,15 @@ Subcommands::
 
     pyfathom download [--dest DIR] [--source URL_OR_DIR [--checksums FILE]]
     pyfathom probe FEN [FEN ...] [--tables DIR] [--json]
-    pyfathom info [MATERIAL ...] [--tables DIR]
+    pyfathom info [MATERIAL ...] [--tables DIR] [--check [--checksums FILE]]
     pyfathom batch FILE [--tables DIR] [--threads N] [--dtz] [-o OUT]
-                   [--format csv|jsonl] [--strict]
+                   [--format csv|jsonl] [--strict] [--max-errors N]
+    pyfathom serve [--tables DIR] [--host 127.0.0.1] [--port 9000] [--workers N]
     pyfathom annotate GAMES.pgn [-o OUT.pgn] [--tables DIR] [--report FILE]
 
 Tables are looked up from ``--tables``, else ``$SYZYGY_PATH``, else the
-directory ``pyfathom download`` fills (see :func:`pyfathom.download.default_dir`).
+directory ``pyfathom download`` fills (see :func:`pyfathom.download.default_dir`),
+and in the folders one level below each of those.
 
 Every error is one line on stderr and a non-zero exit status, never a
 traceback: 1 for a failure (bad position, missing tables, bad lines in a
@@ -18,6 +20,7 @@ batch), 2 for wrong usage.
 
 Where things are: this module holds the parser and :func:`main`; each command
 is a module of this package (``probe``, ``info``, ``download``, ``batch``)
+(``serve`` lives with the server, in :mod:`pyfathom.server.command`)
 with ``register(subparsers)``, which adds its sub-parser and sets
 ``func=run``, and ``run(args) -> int``, the exit status.  What commands
 share (:class:`CliError`, table opening, the progress bar, messages on
@@ -32,12 +35,14 @@ import os
 import sys
 from typing import NoReturn
 
+from pyfathom.server import command as serve
+
 from . import annotate, batch, download, info, probe
-from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, err
+from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err
 
 __all__ = ["main", "CliError"]
 
-COMMANDS = (download, probe, info, batch, annotate)
+COMMANDS = (download, probe, info, batch, serve, annotate)
 """The command modules, in the order ``--help`` lists them."""
 
 
@@ -57,7 +62,7 @@ def _parser() -> tuple[argparse.ArgumentParser, list[str]]:
         prog=PROG,
         description="Probe Syzygy endgame tablebases (WDL, DTZ, best moves) from the command line.",
         epilog="Tables are looked up from --tables, else $SYZYGY_PATH, else the directory "
-               "'pyfathom download' fills.",
+               "'pyfathom download' fills, and in the folders one level below each.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -78,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.func(args))
+    except UsageError as e:
+        err(f"{e} (see {PROG} {args.command} --help)")
+        return EXIT_USAGE
     except CliError as e:
         err(str(e))
         return EXIT_FAIL

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "err",
-           "add_tables_argument", "download_hint", "open_tables", "ProgressBar"]
+__all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err",
+           "add_tables_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
 
 PROG = "pyfathom"
 
@@ -27,6 +27,11 @@ EXIT_USAGE = 2
 
 class CliError(Exception):
     """An error shown as one line on stderr; exit status EXIT_FAIL."""
+
+
+class UsageError(CliError):
+    """Wrong usage found after parsing (e.g. an output that is the input):
+    one line on stderr, exit status EXIT_USAGE."""
 
 
 def err(message: str) -> None:
@@ -42,7 +47,9 @@ def add_tables_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--tables DIR`` option, the same for every command."""
     parser.add_argument("--tables", action="append", metavar="DIR",
                         help="table directory (repeatable, or a list separated by "
-                             f"{os.pathsep!r}); default: $SYZYGY_PATH, else the download directory")
+                             f"{os.pathsep!r}); the folders one level below it are searched too "
+                             "(syzygy/3-4-5-wdl, syzygy/6-dtz, ...); default: $SYZYGY_PATH, "
+                             "else the download directory")
 
 
 def download_hint(dirs: Sequence[Path], origin: str) -> str:
@@ -52,24 +59,43 @@ def download_hint(dirs: Sequence[Path], origin: str) -> str:
     return f"{PROG} download --dest {shlex.quote(str(dirs[0]))}"
 
 
-def open_tables(explicit: Sequence[str] | None) -> Any:
-    """Open a Tablebase over the looked-up directories (``--tables``, else
-    ``$SYZYGY_PATH``, else the download directory), or raise CliError."""
-    import pyfathom
-    from pyfathom import download
+def find_tables(explicit: Sequence[str] | None) -> tuple[list[Path], list[Path], str]:
+    """(folders holding tables, folders looked up, where the lookup came
+    from) for ``--tables`` values, else ``$SYZYGY_PATH``, else the download
+    directory; each looked-up folder and the folders one level below it
+    count (``syzygy/3-4-5-wdl``, ``syzygy/6-dtz``, ...:
+    :func:`pyfathom.tables.table_folders`).  Raises CliError when a
+    ``--tables`` folder does not exist, or when no table is found."""
+    from pyfathom import download, tables
 
     dirs, origin = download.table_dirs(explicit)
-    if not download.find_table_files(dirs):
+    source = {"--tables": "--tables", "SYZYGY_PATH": "$SYZYGY_PATH",
+              "default": "the default directory"}[origin]
+    absent = [d for d in dirs if not d.is_dir()]
+    if origin == "--tables" and absent:
+        what = "not a directory" if absent[0].exists() else "no such directory"
+        raise CliError(f"--tables {absent[0]}: {what}")
+    folders = tables.table_folders(dirs)
+    if not folders:
         where = os.pathsep.join(str(d) for d in dirs)
-        source = {"--tables": "--tables", "SYZYGY_PATH": "$SYZYGY_PATH", "default": "the default directory"}[origin]
+        if len(absent) == len(dirs) and origin != "default":
+            raise CliError(f"{source} names no existing directory ({where})")
         raise CliError(
-            f"no Syzygy tables found in {where} ({source}); "
+            f"no Syzygy tables found in {where} or the folders one level below ({source}); "
             f"run: {download_hint(dirs, origin)}"
         )
+    return folders, dirs, origin
+
+
+def open_tables(explicit: Sequence[str] | None) -> Any:
+    """Open a Tablebase over the folders :func:`find_tables` finds, or raise
+    CliError."""
+    import pyfathom
+
+    folders, _, _ = find_tables(explicit)
     tb = pyfathom.Tablebase()
-    for d in dirs:
-        if d.is_dir():
-            tb.add_directory(str(d))
+    for folder in folders:
+        tb.add_directory(str(folder))
     return tb
 
 

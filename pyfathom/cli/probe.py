@@ -15,7 +15,9 @@ _WDL_WORDS = {-2: "loss", -1: "blessed loss", 0: "draw", 1: "cursed win", 2: "wi
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("probe", help="WDL, DTZ and every legal move ranked",
                               description="Probe positions: WDL and DTZ of the side to move, and every "
-                                          "legal move ranked best first with its WDL and DTZ.")
+                                          "legal move ranked best first with its WDL and DTZ. With WDL "
+                                          "tables only (no DTZ table for the position), the WDL of the "
+                                          "position and of each move, and DTZ unavailable.")
     p.add_argument("fens", nargs="+", metavar="FEN")
     add_tables_argument(p)
     p.add_argument("--json", action="store_true", help="print a JSON array, one object per FEN")
@@ -90,6 +92,10 @@ def probe_one(tb: Any, fen: str) -> dict[str, Any]:
     try:
         probe = tb.probe(board)
         root = tb.probe_root(board)
+    except pyfathom.MissingTableError as e:
+        if e.metric != "dtz":
+            raise CliError(f"{fen}: {e}") from None
+        return _probe_wdl_only(tb, board, e.table)
     except pyfathom.FathomError as e:
         raise CliError(f"{fen}: {e}") from None
     except (KeyError, ValueError, OSError) as e:
@@ -126,16 +132,61 @@ def probe_one(tb: Any, fen: str) -> dict[str, Any]:
     }
 
 
+def _probe_wdl_only(tb: Any, board: Any, dtz_table: str) -> dict[str, Any]:
+    """:func:`probe_one` where a DTZ table is missing (a WDL-only set): the
+    position's WDL, and each legal move's WDL for the side playing it
+    (ranked best first), with DTZ null and ``dtz_missing`` naming the table."""
+    import pyfathom
+
+    try:
+        wdl = int(tb.probe_wdl(board))
+        moves = []
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            if child.is_checkmate():
+                move_wdl = 2
+            elif child.is_stalemate():
+                move_wdl = 0
+            else:
+                move_wdl = -int(tb.probe_wdl(child))
+            moves.append({"uci": move.uci(), "san": board.san(move), "wdl": move_wdl,
+                          "dtz": None, "dtz_precise": None, "rank": None})
+    except pyfathom.FathomError as e:
+        raise CliError(f"{board.fen()}: {e}") from None
+    moves.sort(key=lambda m: -m["wdl"])  # stable: the move order of python-chess within a class
+    best = moves[0] if moves else None
+    return {
+        "fen": board.fen(),
+        "turn": "white" if board.turn else "black",
+        "wdl": wdl,
+        "dtz": None,
+        "dtz_precise": None,
+        "dtz_missing": dtz_table,
+        "wdl_50": wdl,
+        "halfmove_clock": board.halfmove_clock,
+        "state": "checkmate" if board.is_checkmate() else "stalemate" if board.is_stalemate() else None,
+        "best_move": best["uci"] if best else None,
+        "best_move_san": best["san"] if best else None,
+        "moves": moves,
+    }
+
+
 def print_probe(result: dict[str, Any], out: IO[str]) -> None:
     """Write :func:`probe_one`'s result as text: the position's outcome, then
     a table of the moves."""
     wdl = result["wdl"]
     lines = [result["fen"]]
-    head = (f"  {result['turn']} to move: {_WDL_WORDS[wdl]} (WDL {_signed(wdl)}), "
-            f"DTZ {_dtz_text(result['dtz'], result['dtz_precise'])}")
-    if not result["dtz_precise"] and result["dtz"] != 0:
-        head += " (DTZ stored rounded to moves: may be one ply more)"
-    lines.append(head)
+    if result["dtz"] is None:  # a WDL-only set
+        lines.append(f"  {result['turn']} to move: {_WDL_WORDS[wdl]} (WDL {_signed(wdl)}), "
+                     f"DTZ unavailable (no DTZ table {result['dtz_missing']}; "
+                     f"moves ranked by WDL only)")
+    else:
+        head = (f"  {result['turn']} to move: {_WDL_WORDS[wdl]} (WDL {_signed(wdl)}), "
+                f"DTZ {_dtz_text(result['dtz'], result['dtz_precise'])}")
+        if not result["dtz_precise"] and result["dtz"] != 0:
+            head += " (DTZ stored rounded to moves: may be one ply more)"
+        lines.append(head)
     if result["wdl_50"] != wdl:
         lines.append(f"  with the halfmove clock at {result['halfmove_clock']}: "
                      f"{_WDL_WORDS[result['wdl_50']]} under the 50-move rule")
@@ -146,7 +197,8 @@ def print_probe(result: dict[str, Any], out: IO[str]) -> None:
     if result["moves"]:
         rows = [("move", "result", "WDL", "DTZ")]
         for m in result["moves"]:
-            rows.append((m["san"], _WDL_WORDS[m["wdl"]], _signed(m["wdl"]), _dtz_text(m["dtz"], m["dtz_precise"])))
+            dtz = "-" if m["dtz"] is None else _dtz_text(m["dtz"], m["dtz_precise"])
+            rows.append((m["san"], _WDL_WORDS[m["wdl"]], _signed(m["wdl"]), dtz))
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
             lines.append("  " + "  ".join([
