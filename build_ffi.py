@@ -85,6 +85,8 @@ int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
                          unsigned *found);
 int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
                     int load_dtz, unsigned *found);
+int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
+                            size_t size);
 void fathom_close(fathom_tb *tb);
 unsigned fathom_largest(const fathom_tb *tb);
 unsigned fathom_mapped_count(const fathom_tb *tb);

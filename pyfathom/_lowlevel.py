@@ -210,6 +210,23 @@ def add_file(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:
     return int(found[0])
 
 
+def add_table_memory(handle: Handle, name: str, data: Any) -> Any:
+    """``fathom_add_table_memory``: register one table from a bytes-like
+    object.  Returns the cffi buffer over it, which must be kept alive (and
+    the bytes unchanged) as long as the instance may read them."""
+    try:
+        encoded = name.encode("ascii")
+    except UnicodeEncodeError:
+        encoded = b""
+    buffer = ffi.from_buffer(data)
+    status = lib.fathom_add_table_memory(handle, encoded, buffer, len(buffer))
+    if status == Status.ARGUMENT:
+        raise ValueError(f"not the file name of a Syzygy table: {name!r} "
+                         "(e.g. 'KQvK.rtbw' or 'KRPvKR.rtbz')")
+    check(status, f"adding table {name!r} from memory")
+    return buffer
+
+
 def largest(handle: Handle) -> int:
     """``fathom_largest``: pieces of the largest registered WDL table."""
     return int(lib.fathom_largest(handle))

@@ -106,7 +106,7 @@ class Tablebase:
     >>> tb.close()
     """
 
-    __slots__ = ("_h", "_pinned", "max_fds", "variant", "__weakref__")
+    __slots__ = ("_h", "_pinned", "_buffers", "max_fds", "variant", "__weakref__")
 
     _h: _ll.Handle
     """The C instance (for the cffi calls); the shared empty one
@@ -115,6 +115,12 @@ class Tablebase:
     _pinned: _ll.Pinned
     """The same instance for the per-board probes (see
     :func:`pyfathom._lowlevel.pin`)."""
+
+    _buffers: list[object]
+    """The table bytes given to :meth:`add_table_bytes`, which the C core
+    reads in place: kept as long as this object (not cleared by
+    :meth:`close`, so a probe still running on the instance can read
+    them)."""
 
     max_fds: Optional[int]
     """As given; bounds nothing (pyfathom keeps no descriptor open)."""
@@ -129,6 +135,7 @@ class Tablebase:
         self.variant = VariantBoard
         self._h = _ll.open_handle()
         self._pinned = _ll.pin(self._h)
+        self._buffers = []
 
     # ---- lifetime ----------------------------------------------------------
 
@@ -183,6 +190,28 @@ class Tablebase:
         if not os.path.isfile(full):
             return 0
         return _ll.add_file(self._own_handle(), full, load_wdl, load_dtz)
+
+    def add_table_bytes(self, name: str, data: "bytes | bytearray | memoryview") -> None:
+        """Register one table from bytes already in memory, instead of a file:
+        read from an archive, a database or the network.
+
+        ``name`` is the file name the bytes would have (``"KQvK.rtbw"``,
+        ``"KRPvKR.rtbz"``).  The bytes are not copied: the C core reads them
+        in place, and this tablebase keeps a reference to them; do not
+        change them afterwards.  They are checked as a mapped file is (size,
+        magic, every offset) by the first probe that needs them, which
+        raises :class:`~pyfathom.CorruptTableError` naming
+        ``memory:<name>`` for damaged bytes.  A table already registered
+        under that name is replaced.
+
+        >>> with pyfathom.Tablebase() as tb:
+        ...     tb.add_table_bytes("KQvK.rtbw", open(f"{TABLES}/KQvK.rtbw", "rb").read())
+        ...     tb.probe_wdl(chess.Board("8/8/8/8/8/2k5/8/KQ6 w - - 0 1"))
+        WDL.WIN
+
+        :raises ValueError: ``name`` is not the name of a table file.
+        """
+        self._buffers.append(_ll.add_table_memory(self._own_handle(), name, data))
 
     @property
     def largest(self) -> int:

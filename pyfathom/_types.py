@@ -147,10 +147,13 @@ class RootMove(NamedTuple):
     DTZ may be rounded: see :attr:`Probe.dtz_precise`.
 
     ``rank`` is Fathom's / Stockfish's ``tbRank``, an integer where higher is
-    better.  It separates outcomes (wins within the 50-move rule rank
-    highest, then cursed wins by DTZ, draws, blessed losses, losses) but does
-    not separate moves of one outcome class: every win within the 50-move
-    rule has the same rank, as has every loss within it.
+    better.  It separates outcomes (wins certain within the 50-move rule
+    rank highest, then other wins by DTZ, draws, blessed losses, losses) but
+    does not separate moves of one outcome class: every certain win has the
+    same rank, as has every loss within the rule.  A win is certain when it
+    fits in the clock even if its DTZ, stored rounded, is one ply short; a
+    rounded DTZ exactly at the limit ranks below the certain wins, so that
+    ``best_move`` never gambles a win on rounding.
     :attr:`RootProbe.moves` is further ordered by DTZ inside a rank.
     """
 

@@ -54,7 +54,7 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
 
 @pytest.fixture(scope="session")
 def test_cache() -> Path:
-    """The test cache directory (tables, the sdist, cached oracle answers)."""
+    """The test cache directory (the tables and the sdist they come from)."""
     import table_cache
 
     return table_cache.cache_dir()
@@ -96,14 +96,3 @@ def oracle(syzygy_dir: Path) -> Iterator[chess.syzygy.Tablebase]:
         yield tb
     finally:
         tb.close()
-
-
-@pytest.fixture(scope="session")
-def oracle_cache(test_cache: Path) -> Path | None:
-    """Where cached python-chess answers live (recomputed whenever missing).
-
-    Set ``PYFATHOM_TEST_NO_ORACLE_CACHE=1`` to always recompute.
-    """
-    if os.environ.get("PYFATHOM_TEST_NO_ORACLE_CACHE"):
-        return None
-    return test_cache

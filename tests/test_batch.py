@@ -1,4 +1,4 @@
-"""Batch probes (issue 4): numpy bitboards and board lists in, one result
+"""Batch probes: numpy bitboards and board lists in, one result
 array out, equal to the per-board probes; FAILED rows instead of exceptions
 for positions that cannot be probed; argument errors name the argument."""
 

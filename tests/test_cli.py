@@ -20,7 +20,7 @@ import chess
 import chess.syzygy
 import pytest
 
-from positions import ALL_TABLES, table_sample
+from positions import ALL_TABLES, enumerate_positions, table_sample
 from pyfathom import batch_files
 from pyfathom.cli import main
 from pyfathom.cli.info import needed_materials, normalize_material
@@ -135,18 +135,20 @@ def test_probe_json_matches_python_chess(syzygy_dir, oracle, capsys):
             assert -oracle.probe_wdl(after) == best["wdl"] or after.is_checkmate(), fen
 
 
-def test_probe_rounded_dtz_says_n_or_n_plus_1(syzygy_dir, capsys, tablebase):
-    # Find a position whose DTZ is stored rounded, and check the note.
-    for board in table_sample("KRvK", 200, seed=3):
-        probe = tablebase.probe(board)
-        if not probe.dtz_precise and probe.dtz != 0:
-            break
-    else:
-        pytest.skip("no rounded DTZ among the sampled KRvK positions")
+def test_probe_rounded_dtz_says_n_or_n_plus_1(syzygy_dir, capsys, tablebase, oracle):
+    """A DTZ the table stores rounded to moves is printed as "n or n+1".
+    The position is the first such one of KRvK in enumeration order (the
+    same every run), whose DTZ python-chess confirms."""
+    board = next((b for b in enumerate_positions("KRvK")
+                  if tablebase.probe(b).dtz != 0 and not tablebase.probe(b).dtz_precise), None)
+    assert board is not None, "KRvK has no position with a rounded DTZ"
+    probe = tablebase.probe(board)
+    assert probe.dtz == oracle.probe_dtz(board)
     code, out, _ = run(["probe", board.fen(), "--tables", str(syzygy_dir)], capsys)
     assert code == 0
     other = probe.dtz + 1 if probe.dtz > 0 else probe.dtz - 1
     assert f"DTZ {probe.dtz} or {other}" in out
+    assert "(DTZ stored rounded to moves: may be one ply more)" in out
 
 
 def test_probe_mate_and_stalemate(syzygy_dir, capsys):
@@ -496,15 +498,14 @@ def test_batch_million_lines_flat_memory(tmp_path, syzygy_dir):
         for number in range(1, 1_000_001):
             f.write((bad_at[number] if number in bad_at else fens[number % len(fens)]) + "\n")
     out = tmp_path / "million.csv"
-    # VmHWM, not ru_maxrss: a child's ru_maxrss keeps the RSS it had as a copy
-    # of this pytest process before exec (with pyarrow and pandas imported by
-    # other test modules, over 200 MB by itself).
+    # VmHWM, not ru_maxrss: a child's ru_maxrss starts from its parent's RSS
+    # at fork (before exec), so a large pytest process would inflate it.
     code = (
         "import sys\n"
         "from pyfathom.cli import main\n"
         "rc = main(sys.argv[1:])\n"
-        "hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')]\n"
-        "print('maxrss_kb', hwm[0], file=sys.stderr)\n"
+        "hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')][0]\n"
+        "print('maxrss_kb', hwm, file=sys.stderr)\n"
         "sys.exit(rc)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code, "batch", str(src), "--tables", str(syzygy_dir),

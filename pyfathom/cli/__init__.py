@@ -8,6 +8,7 @@ Subcommands::
     pyfathom batch FILE [--tables DIR] [--threads N] [--dtz] [-o OUT]
                    [--format csv|jsonl] [--strict] [--max-errors N]
     pyfathom serve [--tables DIR] [--host 127.0.0.1] [--port 9000] [--workers N]
+    pyfathom annotate GAMES.pgn [-o OUT.pgn] [--tables DIR] [--report FILE]
 
 Tables are looked up from ``--tables``, else ``$SYZYGY_PATH``, else the
 directory ``pyfathom download`` fills (see :func:`pyfathom.download.default_dir`),
@@ -36,12 +37,12 @@ from typing import NoReturn
 
 from pyfathom.server import command as serve
 
-from . import batch, download, info, probe
+from . import annotate, batch, download, info, probe
 from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err
 
 __all__ = ["main", "CliError"]
 
-COMMANDS = (download, probe, info, batch, serve)
+COMMANDS = (download, probe, info, batch, serve, annotate)
 """The command modules, in the order ``--help`` lists them."""
 
 

@@ -13,8 +13,8 @@
  * move (1 = white).
  *
  * THREAD SAFETY: every probe function may be called from any number of
- * threads on one instance at once.  Adding directories and closing an
- * instance must not overlap with probes on that instance.
+ * threads on one instance at once.  Adding directories or tables and closing
+ * an instance must not overlap with probes on that instance.
  */
 #ifndef PYFATHOM_FATHOM_H
 #define PYFATHOM_FATHOM_H
@@ -109,6 +109,21 @@ int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
 int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
                          unsigned *found);
 
+/*
+ * fathom_add_table_memory: register one table from bytes the caller already
+ * holds (read from an archive, a network, a test) instead of a file.
+ * PARAMETERS: name is the file name the bytes would have ("KQvK.rtbw" or
+ * "KQvK.rtbz", normalised as in a directory); data/size the whole file.
+ * The bytes are not copied: they must stay valid and unchanged until the
+ * instance is closed or the table is registered again.  Nothing is parsed
+ * yet; the first probe that needs the table checks it exactly as a mapped
+ * file (size, magic, every offset), and errors name it "memory:NAME".
+ * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT (NULL instance or name, NULL
+ * data with a size, not a table name), FATHOM_ERR_NO_MEMORY.
+ */
+int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
+                            size_t size);
+
 /* fathom_close: unmap everything and free the instance.  NULL is fine. */
 void fathom_close(fathom_tb *tb);
 
@@ -177,16 +192,21 @@ typedef struct fathom_root_move {
     int8_t wdl;         /* -2..2 under the 50-move rule from the root clock */
     int8_t dtz_precise; /* 1 if dtz is exact */
     int32_t dtz;        /* signed DTZ in plies counted from the root position */
-    int32_t rank;       /* Fathom tbRank: higher is better (see fathom.c) */
+    int32_t rank;       /* tbRank on a 2^18 scale: higher is better */
 } fathom_root_move;
 
 #define FATHOM_MAX_MOVES 256
 
+/* The scale of fathom_root_move.rank (Fathom's and Stockfish's TB_MAX_RANK):
+ * a win within the 50-move rule ranks FATHOM_RANK_MAX. */
+#define FATHOM_RANK_MAX (1 << 18)
+
 /*
  * fathom_probe_root: probe every legal move of the position (Fathom's
- * tb_probe_root), sorted best first: wins within the 50-move rule (shortest
- * DTZ first), cursed wins, draws, blessed losses, losses (longest DTZ
- * first).  moves must have room for FATHOM_MAX_MOVES entries; *count
+ * tb_probe_root), sorted best first: wins certain within the 50-move rule
+ * (shortest DTZ first; certain also when a DTZ stored rounded is one ply
+ * short), other wins by DTZ (a rounded DTZ at the limit, cursed wins),
+ * draws, blessed losses, losses (longest DTZ first).  moves must have room for FATHOM_MAX_MOVES entries; *count
  * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
  * receive the root position's WDL under the 50-move rule (from rule50) and
  * its DTZ (as fathom_probe_dtz); *dtz_precise its precise flag.

@@ -201,7 +201,7 @@ int fathom_check_table(const char *path, fathom_check_result *result)
         return FATHOM_ERR_NO_MEMORY;
     }
     tb_consts_init(c);
-    int status = tb_table_open(t, path, &mat, is_dtz, c);
+    int status = tb_table_open(t, path, NULL, 0, &mat, is_dtz, c);
     if (status == FATHOM_OK) {
         int streams = t->files * t->sides;
         for (int i = 0; i < streams && status == FATHOM_OK; i++)
