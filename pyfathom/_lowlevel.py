@@ -159,8 +159,9 @@ def check(status: int, context: str) -> None:
 
 # ---- instance lifetime -----------------------------------------------------
 
-def open_handle() -> Handle:
-    """``fathom_open``: a new empty instance.
+def open_handle(variant: int = 0) -> Handle:
+    """``fathom_open_variant``: a new empty instance for the tables of a
+    variant (``VARIANT_*``; 0, standard chess, by default).
 
     ``fathom_close`` runs when the last reference to the returned cdata is
     dropped.  A cffi call holds the cdata (a per-board probe holds the
@@ -170,7 +171,7 @@ def open_handle() -> Handle:
     is still reading.
     """
     out = ffi.new("fathom_tb **")
-    check(lib.fathom_open(out), "opening a tablebase")
+    check(lib.fathom_open_variant(out, variant), "opening a tablebase")
     return ffi.gc(out[0], lib.fathom_close)
 
 

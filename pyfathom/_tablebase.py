@@ -25,7 +25,6 @@ _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
 _board_wdl = _ll.board_wdl
 _board_dtz = _ll.board_dtz
 _CLOSED = _ll.NULL
-_Board = chess.Board
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
@@ -34,6 +33,31 @@ _new_tuple = tuple.__new__
 
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
     raise ImportError("pyfathom: FAILED sentinels disagree with the C core")
+
+
+# The variants whose tables the C core reads, by python-chess's uci_variant:
+# the C instance's variant.  Antichess is giveaway under another name (the
+# same tables and rules; python-chess tells the boards apart).
+_VARIANTS = {
+    "chess": 0,
+    "atomic": _ll.lib.FATHOM_VARIANT_ATOMIC,
+    "suicide": _ll.lib.FATHOM_VARIANT_SUICIDE,
+    "giveaway": _ll.lib.FATHOM_VARIANT_GIVEAWAY,
+    "antichess": _ll.lib.FATHOM_VARIANT_GIVEAWAY,
+}
+
+
+def _variant_of(VariantBoard: type[chess.Board]) -> str:
+    """The uci_variant of a board class the tables exist for, or a
+    ValueError naming the ones that do."""
+    if not (isinstance(VariantBoard, type) and issubclass(VariantBoard, chess.Board)):
+        raise TypeError(f"VariantBoard must be a chess.Board class, not {VariantBoard!r}")
+    uci = VariantBoard.uci_variant
+    if uci not in _VARIANTS:
+        raise ValueError(
+            f"no Syzygy tables for the variant {uci!r} ({VariantBoard.__name__}); pyfathom "
+            f"probes {', '.join(sorted(_VARIANTS))}")
+    return str(uci)
 
 
 def _closed(*args: object) -> NoReturn:
@@ -72,9 +96,23 @@ class Tablebase:
     >>> tb.largest
     4
     >>> tb.close()
+
+    ``VariantBoard`` (as in python-chess) probes the tables of a chess
+    variant instead, with that variant's rules:
+    :class:`chess.variant.AtomicBoard` (``.atbw``/``.atbz`` files),
+    :class:`chess.variant.SuicideBoard` (``.stbw``/``.stbz``, pawnless
+    also ``.gtbw``/``.gtbz``), :class:`chess.variant.GiveawayBoard` and
+    :class:`chess.variant.AntichessBoard` (``.gtbw``/``.gtbz``, pawnless
+    also ``.stbw``/``.stbz``).  Such a tablebase takes boards of its
+    variant only (another board raises
+    :class:`~pyfathom.UnsupportedPositionError`, a :exc:`KeyError`).
+
+    >>> import chess.variant
+    >>> pyfathom.Tablebase(VariantBoard=chess.variant.AtomicBoard).variant
+    'atomic'
     """
 
-    __slots__ = ("_h", "_pinned", "__weakref__")
+    __slots__ = ("_h", "_pinned", "_board_type", "_uci_variant", "__weakref__")
 
     _h: _ll.Handle
     """The C instance (for the cffi calls); a NULL pointer once closed."""
@@ -86,9 +124,26 @@ class Tablebase:
     them, and the error path (:meth:`_fail`) raises
     :class:`ClosedTablebaseError`."""
 
-    def __init__(self) -> None:
-        self._h = _ll.open_handle()
+    _board_type: type[chess.Board]
+    """The VariantBoard class: boards of exactly this type take the fast
+    path of the per-board probes (others are checked first)."""
+
+    _uci_variant: str
+
+    def __init__(self, *, max_fds: Optional[int] = None,
+                 VariantBoard: type[chess.Board] = chess.Board) -> None:
+        # max_fds: python-chess's, accepted and ignored (no descriptor stays open).
+        self._uci_variant = _variant_of(VariantBoard)
+        self._board_type = VariantBoard
+        self._h = _ll.open_handle(_VARIANTS[self._uci_variant])
         self._pinned = _ll.pin(self._h)
+
+    @property
+    def variant(self) -> str:
+        """The ``uci_variant`` of the boards this tablebase probes
+        (``"chess"``, ``"atomic"``, ``"suicide"``, ``"giveaway"`` or
+        ``"antichess"``)."""
+        return self._uci_variant
 
     # ---- lifetime ----------------------------------------------------------
 
@@ -100,7 +155,8 @@ class Tablebase:
 
     def add_directory(self, directory: StrPath, load_wdl: bool = True,
                       load_dtz: bool = True) -> int:
-        """Register the tables (``*.rtbw``, ``*.rtbz``) found in a directory.
+        """Register the tables (``*.rtbw``, ``*.rtbz``; a variant's own
+        suffixes for a variant tablebase) found in a directory.
 
         Nothing is opened or mapped yet.  A table already registered is
         replaced by the one found here.  Returns the number of table files
@@ -163,16 +219,17 @@ class Tablebase:
     # ---- errors (never on the hot path) -------------------------------------
 
     def _check_supported(self, board: chess.Board) -> None:
-        """Raise for a chess variant or a board with castling rights (or a
-        closed tablebase); return for a subclass of :class:`chess.Board`
-        that plays standard chess.  (The hot path tests ``type(board)``,
-        which is cheaper than reading ``board.uci_variant``, a class
-        attribute.)"""
+        """Raise for a board of another variant than the tablebase's or a
+        board with castling rights (or a closed tablebase); return for a
+        subclass of the tablebase's board class that plays its game.  (The
+        hot path tests ``type(board)``, which is cheaper than reading
+        ``board.uci_variant``, a class attribute.)"""
         self._handle()
-        if board.uci_variant != "chess":
+        if board.uci_variant != self._uci_variant:
             # As chess.syzygy: a KeyError, the tables answer another game.
+            game = "standard chess" if self._uci_variant == "chess" else self._uci_variant
             raise UnsupportedPositionError(
-                f"syzygy tables for standard chess, probed with {board.uci_variant}: "
+                f"syzygy tables for {game}, probed with {board.uci_variant}: "
                 f"{board.fen()}")
         if board.castling_rights:
             _ll.raise_error(_ll.ERR_CASTLING, board.fen())
@@ -223,7 +280,7 @@ class Tablebase:
             an invalid board, :class:`~pyfathom.CorruptTableError`
             (:exc:`OSError`) for a damaged file.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self._board_type:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_wdl(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -261,7 +318,7 @@ class Tablebase:
         :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
             instead of the :exc:`KeyError` s.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self._board_type:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -284,7 +341,7 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self._board_type:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -351,7 +408,7 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self._board_type:
             self._check_supported(board)
         h = self._handle()
         occ = board.occupied_co
@@ -370,6 +427,13 @@ class Tablebase:
         return RootProbe(best, _WDLS[res.wdl + 2], res.dtz, moves)
 
     # ---- batches ------------------------------------------------------------
+
+    def _check_rows_variant(self, variant: Optional[str]) -> None:
+        self._handle()
+        if variant is not None and variant != self._uci_variant:
+            raise UnsupportedPositionError(
+                f"tablebase has been opened for {self._uci_variant}, "
+                f"probed with rows of {variant}")
 
     def probe_wdl_many(self, boards: Iterable[chess.Board], *,
                        threads: Optional[int] = None,
@@ -391,7 +455,7 @@ class Tablebase:
         from pyfathom import _batch
 
         out: npt.NDArray[np.int8] = _batch.probe_many(
-            self._handle(), self.largest, boards, False, threads, status)
+            self._handle(), self.largest, boards, False, threads, status, self._uci_variant)
         return out
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
@@ -407,7 +471,7 @@ class Tablebase:
         from pyfathom import _batch
 
         out: npt.NDArray[np.int16] = _batch.probe_many(
-            self._handle(), self.largest, boards, True, threads, status)
+            self._handle(), self.largest, boards, True, threads, status, self._uci_variant)
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -416,7 +480,8 @@ class Tablebase:
                             knights: npt.ArrayLike, pawns: npt.ArrayLike,
                             ep: npt.ArrayLike, turn: npt.ArrayLike, *,
                             threads: Optional[int] = None,
-                            status: Optional[npt.NDArray[np.uint8]] = None
+                            status: Optional[npt.NDArray[np.uint8]] = None,
+                            variant: Optional[str] = None
                             ) -> npt.NDArray[np.int8]:
         """WDL of n positions given as numpy arrays: an ``int8`` array.
 
@@ -434,6 +499,11 @@ class Tablebase:
         ``status``: None, or a writable ``uint8`` array as long as the input,
         which receives each row's :class:`~pyfathom.Status`: why a row
         failed (``Status.OK`` where it was answered).
+
+        ``variant``: the ``uci_variant`` of the game the rows come from
+        (``"atomic"``, ...); None: the tablebase's.  Rows of another game
+        than the tablebase's raise :class:`~pyfathom.UnsupportedPositionError`
+        (a :exc:`KeyError`), as a board of it does.
 
         >>> import numpy as np
         >>> b = chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")
@@ -464,6 +534,7 @@ class Tablebase:
         """
         from pyfathom import _batch
 
+        self._check_rows_variant(variant)
         out: npt.NDArray[np.int8] = _batch.probe_arrays(
             self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
                              turn), False, threads, status)
@@ -475,7 +546,8 @@ class Tablebase:
                             knights: npt.ArrayLike, pawns: npt.ArrayLike,
                             ep: npt.ArrayLike, turn: npt.ArrayLike, *,
                             threads: Optional[int] = None,
-                            status: Optional[npt.NDArray[np.uint8]] = None
+                            status: Optional[npt.NDArray[np.uint8]] = None,
+                            variant: Optional[str] = None
                             ) -> npt.NDArray[np.int16]:
         """DTZ of n positions given as numpy arrays: an ``int16`` array with
         :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
@@ -483,6 +555,7 @@ class Tablebase:
         """
         from pyfathom import _batch
 
+        self._check_rows_variant(variant)
         out: npt.NDArray[np.int16] = _batch.probe_arrays(
             self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
                              turn), True, threads, status)
@@ -490,7 +563,8 @@ class Tablebase:
 
 
 def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool = True,
-                   load_dtz: bool = True, max_fds: Optional[int] = None) -> Tablebase:
+                   load_dtz: bool = True, max_fds: Optional[int] = None,
+                   VariantBoard: type[chess.Board] = chess.Board) -> Tablebase:
     """Open the Syzygy tables in one directory or a list of directories.
 
     Same call as :func:`chess.syzygy.open_tablebase` (``max_fds`` is accepted
@@ -500,6 +574,14 @@ def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool =
     Probing needs the table of the position's material and of every material
     its captures and promotions lead to.
 
+    ``VariantBoard``: the tables of a chess variant, as in python-chess
+    (see :class:`Tablebase`):
+
+    >>> import chess.variant
+    >>> with pyfathom.open_tablebase(TABLES, VariantBoard=chess.variant.AtomicBoard) as tb:
+    ...     tb.largest  # TABLES holds standard tables only
+    0
+
     >>> with pyfathom.open_tablebase(TABLES) as tb:
     ...     tb.largest
     4
@@ -508,7 +590,7 @@ def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool =
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    tb = Tablebase()
+    tb = Tablebase(VariantBoard=VariantBoard)
     try:
         for path in paths:
             tb.add_directory(path, load_wdl=load_wdl, load_dtz=load_dtz)
