@@ -428,6 +428,14 @@ class Tablebase:
 
     # ---- batches ------------------------------------------------------------
 
+    def _piece_limit(self) -> int:
+        """Rows with more pieces fail without a probe: the largest table's
+        size, or for a variant python-chess's limit (one piece more than a
+        table holds, where captures lead into the tables)."""
+        if self._uci_variant == "chess":
+            return self.largest
+        return _ll.lib.FATHOM_MAX_PIECES + 1
+
     def _check_rows_variant(self, variant: Optional[str]) -> None:
         self._handle()
         if variant is not None and variant != self._uci_variant:
@@ -455,7 +463,8 @@ class Tablebase:
         from pyfathom import _batch
 
         out: npt.NDArray[np.int8] = _batch.probe_many(
-            self._handle(), self.largest, boards, False, threads, status, self._uci_variant)
+            self._handle(), self._piece_limit(), boards, False, threads, status,
+            self._uci_variant)
         return out
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
@@ -471,7 +480,8 @@ class Tablebase:
         from pyfathom import _batch
 
         out: npt.NDArray[np.int16] = _batch.probe_many(
-            self._handle(), self.largest, boards, True, threads, status, self._uci_variant)
+            self._handle(), self._piece_limit(), boards, True, threads, status,
+            self._uci_variant)
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,

@@ -394,16 +394,21 @@ static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     if (!tb)
         return FATHOM_ERR_ARGUMENT;
     int pieces = tb_popcount(white | black);
-    /* Like Fathom, refuse positions larger than the largest table, even
-     * where a capture would lead into one. */
-    if (pieces > FATHOM_MAX_PIECES || (tb->largest >= 3 && pieces > (int)tb->largest))
-        return FATHOM_ERR_TOO_MANY_PIECES;
-    if (tb->consts.variant)
+    /* Variants as python-chess: one piece more than any table holds, when
+     * captures lead into tables (which they must in antichess). */
+    if (tb->consts.variant) {
+        if (pieces > FATHOM_MAX_PIECES + 1)
+            return FATHOM_ERR_TOO_MANY_PIECES;
         return tb_variant_pos_from_bitboards(tb->consts.variant, pos, white, black,
                                              kings, queens, rooks, bishops, knights,
                                              pawns, ep, turn)
                    ? FATHOM_OK
                    : FATHOM_ERR_INVALID_POSITION;
+    }
+    /* Like Fathom, refuse positions larger than the largest table, even
+     * where a capture would lead into one. */
+    if (pieces > FATHOM_MAX_PIECES || (tb->largest >= 3 && pieces > (int)tb->largest))
+        return FATHOM_ERR_TOO_MANY_PIECES;
     if (!tb_pos_from_bitboards(pos, white, black, kings, queens, rooks,
                                bishops, knights, pawns, ep, turn))
         return FATHOM_ERR_INVALID_POSITION;
