@@ -34,8 +34,8 @@ from positions import compare_with_oracle, mismatch_report
 from variant_positions import (
     BOARDS,
     oracle_answers,
+    sample_fens,
     table_names,
-    table_sample,
     variant_dir,
 )
 
@@ -59,21 +59,17 @@ def samples(oracle_cache: Path | None) -> Iterator[dict[str, Any]]:
             tables = table_names(variant)
         except pytest.skip.Exception:
             continue
-        per_board: dict[str, list[chess.Board]] = {}
-        fens: list[str] = []
-        for table in tables:
-            boards = table_sample(variant, table, per_table(variant), seed=17)
-            per_board[table] = boards
-            fens += [b.fen(en_passant="fen") for b in boards]
+        per_table_fens = sample_fens(variant, tables, per_table(variant), 17, oracle_cache)
+        fens = [fen for table in tables for fen in per_table_fens[table]]
         answers = oracle_answers(variant, fens, oracle_cache)
         tb = pyfathom.open_tablebase(variant_dir(variant), VariantBoard=BOARDS[variant])
         tablebases.append(tb)
         at = 0
         by_table = {}
-        for table, boards in per_board.items():
-            # Probe boards rebuilt from the FEN python-chess was given.
-            rebuilt = [BOARDS[variant](b.fen(en_passant="fen")) for b in boards]
-            by_table[table] = (rebuilt, answers[at:at + len(boards)])
+        for table in tables:
+            # The boards python-chess was given (from the same FENs).
+            boards = [BOARDS[variant](fen) for fen in per_table_fens[table]]
+            by_table[table] = (boards, answers[at:at + len(boards)])
             at += len(boards)
         out[variant] = (by_table, tb)
     yield out
@@ -256,84 +252,83 @@ def _sdist_epd(test_cache: Path, name: str) -> list[str]:
         return member.read().decode().splitlines()
 
 
-def _suicide_tables() -> tuple[Any, chess.syzygy.Tablebase]:
-    path = variant_dir("suicide")
-    return (pyfathom.open_tablebase(path, VariantBoard=chess.variant.SuicideBoard),
-            chess.syzygy.open_tablebase(str(path), VariantBoard=chess.variant.SuicideBoard))
+def _suicide_tablebase() -> Any:
+    return pyfathom.open_tablebase(variant_dir("suicide"),
+                                   VariantBoard=chess.variant.SuicideBoard)
 
 
-def _answers(oracle: chess.syzygy.Tablebase, board: chess.Board, tb: Any,
-             name: str) -> bool:
-    """Whether python-chess answers ``name`` (probe_wdl/probe_dtz) for the
-    board from this set; where it does not, pyfathom must not either."""
-    try:
-        getattr(oracle, name)(board)
-    except KeyError:
-        with pytest.raises(KeyError):
-            getattr(tb, name)(board)
-        return False
-    return True
+def _epd_boards(test_cache: Path, name: str) -> tuple[list[chess.Board], list[Any],
+                                                    list[tuple[object, object]]]:
+    """The file's positions (SuicideBoard), their EPD operations, and
+    python-chess's (probe_wdl, probe_dtz) for them (cached)."""
+    variant_dir("suicide")
+    boards, solutions = [], []
+    for line in _sdist_epd(test_cache, name):
+        line = line.strip()
+        if not line or line.startswith(("%", "#")):
+            continue
+        board = chess.variant.SuicideBoard()
+        solutions.append(board.set_epd(line))
+        boards.append(board)
+    answers = oracle_answers("suicide", [b.fen(en_passant="fen") for b in boards], test_cache)
+    return boards, solutions, answers
+
+
+def _answered(tb: Any, board: chess.Board, answer: object, name: str) -> bool:
+    """Whether python-chess answered; where it did not (a KeyError: a table
+    missing from the set), pyfathom must not either."""
+    if isinstance(answer, int):
+        return True
+    with pytest.raises(KeyError):
+        getattr(tb, name)(board)
+    return False
 
 
 def test_suicide_dtm(test_cache: Path) -> None:
     """Of the file's 37 positions python-chess answers the WDL of 17 and the
     DTZ of 18 from this set (its own test stops at the first missing
     table); each of those is checked as its test checks it."""
-    tb, oracle = _suicide_tables()
+    boards, solutions, answers = _epd_boards(test_cache, "suicide-dtm.epd")
     wdl_checked = dtz_checked = 0
-    with tb:
-        for line in _sdist_epd(test_cache, "suicide-dtm.epd"):
-            if not line.strip():
-                continue
-            board, solution = chess.variant.SuicideBoard.from_epd(line.strip())
-            max_dtm = int(solution["max_dtm"])  # type: ignore[arg-type]
+    with _suicide_tablebase() as tb:
+        for board, solution, (o_wdl, o_dtz) in zip(boards, solutions, answers):
+            max_dtm = int(solution["max_dtm"])
             expected_wdl = ((max_dtm > 0) - (max_dtm < 0)) * 2
-            if _answers(oracle, board, tb, "probe_wdl"):
-                assert tb.probe_wdl(board) == expected_wdl, line
+            if _answered(tb, board, o_wdl, "probe_wdl"):
+                assert tb.probe_wdl(board) == expected_wdl, board.fen()
                 wdl_checked += 1
-            if _answers(oracle, board, tb, "probe_dtz"):
+            if _answered(tb, board, o_dtz, "probe_dtz"):
                 dtz = tb.probe_dtz(board)
                 if expected_wdl > 0:
-                    assert chess.syzygy.dtz_before_zeroing(expected_wdl) <= dtz <= 2 * max_dtm, line
+                    assert chess.syzygy.dtz_before_zeroing(expected_wdl) <= dtz <= 2 * max_dtm
                 elif expected_wdl == 0:
-                    assert dtz == 0, line
+                    assert dtz == 0, board.fen()
                 else:
-                    assert 2 * max_dtm <= dtz <= chess.syzygy.dtz_before_zeroing(expected_wdl), line
+                    assert 2 * max_dtm <= dtz <= chess.syzygy.dtz_before_zeroing(expected_wdl)
                 dtz_checked += 1
     assert wdl_checked >= 17 and dtz_checked >= 18
 
 
 def test_suicide_dtz(test_cache: Path) -> None:
-    tb, oracle = _suicide_tables()
+    boards, solutions, answers = _epd_boards(test_cache, "suicide-dtz.epd")
     checked = 0
-    with tb:
-        for line in _sdist_epd(test_cache, "suicide-dtz.epd"):
-            line = line.strip()
-            if not line or line.startswith(("%", "#")):
-                continue
-            board, solution = chess.variant.SuicideBoard.from_epd(line)
-            if not _answers(oracle, board, tb, "probe_dtz"):
-                continue
-            assert tb.probe_dtz(board) == solution["dtz"], line
-            checked += 1
+    with _suicide_tablebase() as tb:
+        for board, solution, (_, o_dtz) in zip(boards, solutions, answers):
+            if _answered(tb, board, o_dtz, "probe_dtz"):
+                assert tb.probe_dtz(board) == solution["dtz"], board.fen()
+                checked += 1
     assert checked >= 7
 
 
 def test_suicide_stats(test_cache: Path) -> None:
     """Within one ply of the file's DTZ, where python-chess answers."""
-    tb, oracle = _suicide_tables()
+    boards, solutions, answers = _epd_boards(test_cache, "suicide-stats.epd")
     checked = 0
-    with tb:
-        board = chess.variant.SuicideBoard()
-        for n, line in enumerate(_sdist_epd(test_cache, "suicide-stats.epd")):
-            if not line.strip():
-                continue
-            solution = board.set_epd(line)
-            if not _answers(oracle, board, tb, "probe_dtz"):
-                continue
-            dtz = tb.probe_dtz(board)
-            assert abs(dtz - int(solution["dtz"])) <= 1, (n + 1, board.fen())  # type: ignore[arg-type]
-            checked += 1
+    with _suicide_tablebase() as tb:
+        for n, (board, solution, (_, o_dtz)) in enumerate(zip(boards, solutions, answers)):
+            if _answered(tb, board, o_dtz, "probe_dtz"):
+                assert abs(tb.probe_dtz(board) - int(solution["dtz"])) <= 1, (n + 1, board.fen())
+                checked += 1
     # python-chess answers 652 of the file's 5,186 positions from this set
     # (the rest need 5-piece tables or 4-piece ones the set leaves out).
     assert checked >= 652

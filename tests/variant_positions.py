@@ -137,6 +137,31 @@ def table_sample(variant: str, table: str, count: int, seed: int) -> list[chess.
     return boards
 
 
+def sample_fens(variant: str, tables: Sequence[str], count: int, seed: int,
+                cache_dir: Path | None) -> dict[str, list[str]]:
+    """:func:`table_sample` FENs (en passant always written) for each
+    table, cached: drawing them costs python-chess's move generation."""
+    cache_file = None
+    if cache_dir is not None:
+        key = f"{GENERATOR_VERSION}:{chess.__version__}:{variant}:{count}:{seed}:{','.join(tables)}"
+        name = hashlib.sha256(key.encode()).hexdigest()[:24]
+        cache_file = cache_dir / "oracle-variants" / f"sample-{name}.json"
+        try:
+            data = json.loads(cache_file.read_text())
+            if sorted(data) == sorted(tables):
+                return {t: list(data[t]) for t in tables}
+        except (OSError, ValueError):
+            pass
+    out = {t: [b.fen(en_passant="fen") for b in table_sample(variant, t, count, seed)]
+           for t in tables}
+    if cache_file is not None:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(out))
+        os.replace(tmp, cache_file)
+    return out
+
+
 # --------------------------------------------------------------------------
 # Oracle: python-chess's answers, in worker processes, cached.
 
