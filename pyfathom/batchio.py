@@ -302,7 +302,7 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     has_castling = (parsed.castling != 0) & (status == OK)
     status[has_castling] = CASTLING
     pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
-    status[(pieces > tb.largest) & (status == OK)] = TOO_MANY_PIECES
+    status[(pieces > tb._piece_limit()) & (status == OK)] = TOO_MANY_PIECES
     skip = status != OK
     masks = parsed.masks
     if skip.any():

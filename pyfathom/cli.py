@@ -152,11 +152,27 @@ def _download_hint(dirs: Sequence[Path], origin: str) -> str:
     return f"{PROG} download --dest {shlex.quote(str(dirs[0]))}"
 
 
-def _open_tables(explicit: Sequence[str] | None) -> Any:
-    """Open a Tablebase over the looked-up directories, or raise CliError."""
+_VARIANT_CHOICES = ("chess", "atomic", "suicide", "giveaway", "antichess")
+
+
+def _variant_board(variant: str | None) -> Any:
+    """The python-chess board class of a --variant name."""
+    import chess
+    import chess.variant
+
+    if not variant or variant == "chess":
+        return chess.Board
+    return chess.variant.find_variant(variant)
+
+
+def _open_tables(explicit: Sequence[str] | None, variant: str | None = None) -> Any:
+    """Open a Tablebase over the looked-up directories (the tables of a
+    --variant if given), or raise CliError."""
     from . import download
 
     dirs, origin = download.table_dirs(explicit)
+    if variant and variant != "chess":
+        return _open_variant_tables(dirs, variant)
     if not download.find_table_files(dirs):
         where = os.pathsep.join(str(d) for d in dirs)
         source = {"--tables": "--tables", "SYZYGY_PATH": "$SYZYGY_PATH", "default": "the default directory"}[origin]
@@ -170,6 +186,18 @@ def _open_tables(explicit: Sequence[str] | None) -> Any:
     for d in dirs:
         if d.is_dir():
             tb.add_directory(str(d))
+    return tb
+
+
+def _open_variant_tables(dirs: Sequence[Path], variant: str) -> Any:
+    import pyfathom
+
+    tb = pyfathom.Tablebase(VariantBoard=_variant_board(variant))
+    found = sum(tb.add_directory(str(d)) for d in dirs if d.is_dir())
+    if not found:
+        tb.close()
+        where = os.pathsep.join(str(d) for d in dirs)
+        raise CliError(f"no {variant} Syzygy tables found in {where} (see --tables)")
     return tb
 
 
@@ -212,7 +240,7 @@ def _probe_one(tb: Any, fen: str) -> dict[str, Any]:
     import pyfathom
 
     try:
-        board = chess.Board(fen)
+        board = getattr(tb, "_board_type", chess.Board)(fen)
     except ValueError as e:
         raise CliError(f"invalid FEN {fen!r}: {e}") from None
     try:
@@ -283,7 +311,7 @@ def _print_probe(result: dict[str, Any], out: IO[str]) -> None:
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
-    tb = _open_tables(args.tables)
+    tb = _open_tables(args.tables, getattr(args, "variant", None))
     status = EXIT_OK
     results: list[dict[str, Any]] = []
     try:
@@ -474,7 +502,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         stream, size = batchio.open_input(args.file)
     except OSError as e:
         raise CliError(f"cannot read {args.file}: {e.strerror or e}") from None
-    tb = _open_tables(args.tables)
+    tb = _open_tables(args.tables, getattr(args, "variant", None))
     out_file: IO[str]
     if args.output and args.output != "-":
         try:
@@ -573,6 +601,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("fens", nargs="+", metavar="FEN")
     p.add_argument("--tables", action="append", metavar="DIR", help=tables_help)
     p.add_argument("--json", action="store_true", help="print a JSON array, one object per FEN")
+    p.add_argument("--variant", choices=_VARIANT_CHOICES, default="chess",
+                   help="the game of the positions and tables (default: chess)")
     p.set_defaults(func=cmd_probe)
 
     p = sub.add_parser("info", help="tables found, largest, and what a material needs",
@@ -596,6 +626,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
     p.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default: csv)")
     p.add_argument("--strict", action="store_true", help="stop at the first bad line")
+    p.add_argument("--variant", choices=_VARIANT_CHOICES, default="chess",
+                   help="the game of the positions and tables (default: chess)")
     p.set_defaults(func=cmd_batch)
     return parser
 

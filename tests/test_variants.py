@@ -332,3 +332,36 @@ def test_suicide_stats(test_cache: Path) -> None:
     # python-chess answers 652 of the file's 5,186 positions from this set
     # (the rest need 5-piece tables or 4-piece ones the set leaves out).
     assert checked >= 652
+
+
+# --------------------------------------------------------------------------
+# Command line: pyfathom probe/batch --variant.
+
+def test_cli_probe_and_batch_variant(samples: dict[str, Any], capsys: Any,
+                                     monkeypatch: Any, tmp_path: Path) -> None:
+    import json as json_
+
+    from pyfathom.cli import main
+
+    monkeypatch.delenv("SYZYGY_PATH", raising=False)
+    monkeypatch.setenv("PYFATHOM_HOME", str(tmp_path / "home"))
+    for variant in ("atomic", "suicide"):
+        by_table, _ = _variant(samples, variant)
+        pairs = [(b, a) for bs, ans in by_table.values() for b, a in zip(bs, ans)
+                 if isinstance(a[1], int) and not b.is_variant_end()][:40]
+        folder = str(variant_dir(variant))
+        assert main(["probe", "--json", "--variant", variant, "--tables", folder,
+                     *(b.fen() for b, _ in pairs[:8])]) == 0
+        out = json_.loads(capsys.readouterr().out)
+        assert [(r["wdl"], r["dtz"]) for r in out] == [a for _, a in pairs[:8]]
+        src = tmp_path / f"{variant}.fen"
+        src.write_text("".join(b.fen() + "\n" for b, _ in pairs) + "not a fen\n")
+        assert main(["batch", "--dtz", "--variant", variant, "--tables", folder,
+                     "--format", "jsonl", str(src)]) == 1  # the bad line
+        rows = [json_.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [(r["wdl"], r["dtz"]) for r in rows[:-1]] == [a for _, a in pairs]
+        assert rows[-1]["status"] == "invalid_fen"
+    # The tables of another variant are not found: a one-line error.
+    assert main(["probe", "--variant", "giveaway", "--tables",
+                 str(variant_dir("atomic")), "8/8/8/8/8/8/1q6/1K6 w - - 0 1"]) != 0
+    assert "no giveaway Syzygy tables found" in capsys.readouterr().err
