@@ -1,0 +1,134 @@
+"""Damaged variant table files give CorruptTableError naming the file,
+never a crash: the cases of test_hostile_tables.py (truncation, wrong magic,
+another table's or another variant's file, random bytes, byte flips) on
+atomic, suicide and giveaway tables of every index kind (three unique
+leading pieces, two that may touch, a leading pair or triple of like pieces,
+pawns), each in a child process (tests/fuzz/probe_child.py with a
+``variant``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from test_hostile_tables import check, run_cases, run_rows, truncation_offsets, write_case
+from variant_positions import variant_dir
+
+# (variant, folder, table file): enc types 0, 2 (adjacent), 3, 4, pawns.
+FILES = [
+    ("atomic", "atomic", "KQvK.atbw"), ("atomic", "atomic", "KRRvK.atbz"),
+    ("atomic", "atomic", "KPvKP.atbw"), ("atomic", "atomic", "KQvKR.atbz"),
+    ("suicide", "suicide", "BBvBB.stbw"), ("suicide", "suicide", "KKKvK.stbz"),
+    ("suicide", "suicide", "PPvP.stbw"), ("suicide", "suicide", "KQvR.stbz"),
+    ("giveaway", "giveaway", "KvK.gtbw"), ("giveaway", "giveaway", "QNvB.gtbz"),
+]
+SENSITIVE = 8
+
+
+def _id(entry: tuple[str, str, str]) -> str:
+    return entry[2]
+
+
+@pytest.fixture(scope="module")
+def probes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Per file: probes that read it (they fail with the file emptied)
+    followed by a few that do not."""
+    root = tmp_path_factory.mktemp("variant-sensitive")
+    cases = []
+    for variant, folder, file_name in FILES:
+        d = root / file_name
+        d.mkdir()
+        (d / file_name).write_bytes(b"")
+        cases.append({"name": file_name, "variant": variant,
+                      "dirs": [str(variant_dir(folder)), str(d)],
+                      "material": file_name.split(".")[0], "metrics": ["wdl", "dtz"],
+                      "count": 80, "seed": 11})
+    out = {}
+    for row in run_rows(cases):
+        pairs = list(zip(row["probes"], row["outcomes"]))
+        reads = [p for p, o in pairs if o[0] == "corrupt"]
+        skips = [p for p, o in pairs if o[0] == "value"]
+        assert len(reads) + len(skips) == len(pairs), row
+        out[row["name"]] = (reads[:SENSITIVE], skips[:4])
+    return out
+
+
+def _case(name: str, variant: str, folder: str, case_dir: Path, file_name: str,
+          probes: dict[str, Any]) -> dict[str, Any]:
+    reads, skips = probes[file_name]
+    return {"name": name, "variant": variant,
+            "dirs": [str(variant_dir(folder)), str(case_dir)], "probes": reads + skips}
+
+
+def test_sensitive_positions_found(probes: dict[str, Any]) -> None:
+    """Every damaged file below is read by some probe: the checks bite."""
+    counts = {k: len(r) for k, (r, _) in probes.items()}
+    assert all(counts.values()), counts
+
+
+@pytest.mark.parametrize("entry", FILES, ids=_id)
+def test_truncated_and_replaced(tmp_path: Path, entry: tuple[str, str, str],
+                                probes: dict[str, Any]) -> None:
+    variant, folder, file_name = entry
+    data = (variant_dir(folder) / file_name).read_bytes()
+    cases, paths, detectable = [], {}, {}
+
+    def add(name: str, content: bytes, can_detect: bool = True) -> None:
+        paths[name] = write_case(tmp_path, name, file_name, content)
+        cases.append(_case(name, variant, folder, paths[name].parent, file_name, probes))
+        detectable[name] = can_detect
+
+    for off in truncation_offsets(len(data))[::2]:
+        add(f"trunc{off}", data[:off])
+    add("empty", b"")
+    for i in range(4):
+        bad = bytearray(data)
+        bad[i] ^= 0x41
+        add(f"magic{i}", bytes(bad))
+    # The same-named file of the other kind, and of other variants: a
+    # standard table's magic, the sibling antichess variant's.
+    stem, ext = file_name.split(".")
+    kinds = {"w": "z", "z": "w"}
+    add("kind", (variant_dir(folder) / f"{stem}.{ext[:-1]}{kinds[ext[-1]]}").read_bytes())
+    for other_folder, other_ext in (("atomic", "atb"), ("suicide", "stb"), ("giveaway", "gtb")):
+        donor = variant_dir(other_folder) / f"{stem}.{other_ext}{ext[-1]}"
+        if other_folder != folder and donor.is_file():
+            # Suicide and giveaway share pawnless tables only by name: the
+            # magic tells them apart (python-chess reads the sibling's
+            # magic in pawn tables only).
+            siblings = {folder, other_folder} == {"suicide", "giveaway"}
+            add(f"from-{other_folder}", donor.read_bytes(),
+                can_detect=not (siblings and "P" in stem))
+    rng = random.Random(file_name)
+    noise = bytes(rng.getrandbits(8) for _ in range(len(data)))
+    add("random", noise)
+    add("random-magic", data[:4] + noise[4:])
+    add("random-header", data[:5] + noise[5:], can_detect=False)
+    results = run_cases(cases)
+    for name, outcomes in results.items():
+        check(f"{file_name} {name}", outcomes, paths[name], detectable=detectable[name],
+              sensitive=len(probes[file_name][0]))
+
+
+@pytest.mark.parametrize("entry", FILES, ids=_id)
+def test_byte_flips(tmp_path: Path, entry: tuple[str, str, str],
+                    probes: dict[str, Any]) -> None:
+    variant, folder, file_name = entry
+    data = (variant_dir(folder) / file_name).read_bytes()
+    rng = random.Random(f"flips-{file_name}")
+    area = min(len(data), 1024)
+    cases, paths = [], {}
+    for n in range(24):
+        bad = bytearray(data)
+        for _ in range(1 + n % 4):
+            pos = rng.randrange(4, area)
+            bad[pos] ^= 1 << rng.randrange(8) if n % 2 else rng.randrange(1, 256)
+        name = f"flip{n}"
+        paths[name] = write_case(tmp_path, name, file_name, bytes(bad))
+        cases.append(_case(name, variant, folder, paths[name].parent, file_name, probes))
+    for name, outcomes in run_cases(cases).items():
+        check(f"{file_name} {name}", outcomes, paths[name], detectable=False)
