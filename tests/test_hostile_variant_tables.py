@@ -9,12 +9,15 @@ pawns), each in a child process (tests/fuzz/probe_child.py with a
 
 from __future__ import annotations
 
+import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from test_hostile_fuzz import replay_exes  # noqa: F401 - a fixture, shared
 from test_hostile_tables import check, run_cases, run_rows, truncation_offsets, write_case
 from variant_positions import variant_dir
 
@@ -132,3 +135,63 @@ def test_byte_flips(tmp_path: Path, entry: tuple[str, str, str],
         cases.append(_case(name, variant, folder, paths[name].parent, file_name, probes))
     for name, outcomes in run_cases(cases).items():
         check(f"{file_name} {name}", outcomes, paths[name], detectable=False)
+
+
+# --------------------------------------------------------------------------
+# The fuzz targets with a variant ($PYFATHOM_FUZZ_VARIANT), replayed under
+# ASan+UBSan (replay.c as main), as test_hostile_fuzz.py does for standard
+# chess: the real variant files and their mutants as table inputs, random
+# legal positions and flipped bits as board inputs.
+
+def _variant_materials(block_name: str) -> list[str]:
+    src = (Path(__file__).parent / "fuzz" / "fuzz_table.c").read_text()
+    block = src[src.index(f"{block_name}[] = {{"):]
+    return re.findall(r'"([KQRBNPv]+)"', block[:block.index("};")])
+
+
+@pytest.mark.parametrize("variant", ["atomic", "suicide", "giveaway"])
+def test_fuzz_targets_replay_variant(variant: str, tmp_path: Path,
+                                     replay_exes: dict[str, Path]) -> None:
+    import struct
+    import subprocess
+
+    import chess
+
+    from fuzz.make_corpus import mutants  # type: ignore[import-not-found]
+    from test_hostile_fuzz import SAN_ENV
+    from variant_positions import BOARDS, random_position
+
+    folder = variant_dir(variant)
+    suffix = {"atomic": "atb", "suicide": "stb", "giveaway": "gtb"}[variant]
+    names = _variant_materials("ATOMIC_MATERIALS" if variant == "atomic"
+                               else "ANTICHESS_MATERIALS")
+    rng = random.Random(f"fuzz-{variant}")
+    table_dir, board_dir = tmp_path / "table", tmp_path / "board"
+    table_dir.mkdir()
+    board_dir.mkdir()
+    for index, material in enumerate(names):
+        for kind, ext in ((0, "w"), (0x80, "z")):
+            path = folder / f"{material}.{suffix}{ext}"
+            assert path.is_file(), path
+            data = path.read_bytes()
+            for j, blob in enumerate([data] + mutants(data, 4, rng)):
+                (table_dir / f"{material}-{ext}-{j}.seed").write_bytes(bytes([index | kind]) + blob)
+        for j in range(6):
+            board = random_position(variant, material, rng)
+            masks = [board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK],
+                     board.kings, board.queens, board.rooks, board.bishops,
+                     board.knights, board.pawns]
+            if j % 2:
+                masks[rng.randrange(8)] ^= 1 << rng.randrange(64)
+            record = struct.pack("<8QBB", *masks, board.ep_square or 0, int(board.turn))
+            (board_dir / f"{material}-{j}.seed").write_bytes(record * (1 + j % 3))
+    assert BOARDS[variant]
+    env = {**os.environ, **SAN_ENV, "PYFATHOM_FUZZ_TABLES": str(folder),
+           "PYFATHOM_FUZZ_VARIANT": variant}
+    for target, inputs in (("table", table_dir), ("board", board_dir)):
+        proc = subprocess.run([str(replay_exes[target]), str(inputs)], capture_output=True,
+                              text=True, env=env, timeout=600)
+        assert proc.returncode == 0 and "replayed" in proc.stdout, \
+            f"{target}: exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-6000:]}"
+        replayed = int(proc.stdout.split("replayed")[1].split()[0])
+        assert replayed >= 40

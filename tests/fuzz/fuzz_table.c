@@ -2,7 +2,10 @@
  * fuzz_table.c - arbitrary bytes as a Syzygy table file.
  *
  * Input: byte 0 chooses the table name (low 7 bits index MATERIALS) and the
- * kind (bit 7: .rtbz, else .rtbw); the rest is the file.  The file is
+ * kind (bit 7: .rtbz, else .rtbw); the rest is the file.  With
+ * $PYFATHOM_FUZZ_VARIANT set (see fuzz_common.h) the names and suffixes are
+ * that variant's (ATOMIC_MATERIALS, ANTICHESS_MATERIALS) and the instance
+ * probes by its rules.  The file is
  * written into a private temporary directory, an instance is opened over
  * the real tables ($PYFATHOM_FUZZ_TABLES, optional) and then that
  * directory (so the fuzzed file replaces the real one), and random
@@ -25,6 +28,32 @@ static const char *const MATERIALS[] = {
 };
 #define NUM_MATERIALS (sizeof MATERIALS / sizeof MATERIALS[0])
 
+/* Every index kind of the variants: three unique leading pieces, two that
+ * may stand side by side, a leading pair or triple of like pieces, pawns. */
+static const char *const ATOMIC_MATERIALS[] = {
+    "KQvK", "KRRvK", "KPvKP", "KQvKR", "KBNvK", "KPvK", "KNvKP", "KQPvK",
+};
+static const char *const ANTICHESS_MATERIALS[] = {
+    "KvK", "BBvBB", "KKKvK", "PPvP", "KQvR", "QNvB", "KvP", "NvN",
+};
+#define NUM_VARIANT_MATERIALS 8
+
+static const char *material_of(int variant, uint8_t byte)
+{
+    if (variant == FATHOM_VARIANT_ATOMIC)
+        return ATOMIC_MATERIALS[(byte & 0x7f) % NUM_VARIANT_MATERIALS];
+    if (variant != FATHOM_VARIANT_STANDARD)
+        return ANTICHESS_MATERIALS[(byte & 0x7f) % NUM_VARIANT_MATERIALS];
+    return MATERIALS[(byte & 0x7f) % NUM_MATERIALS];
+}
+
+static const char *suffix_of(int variant, int is_dtz)
+{
+    static const char *const suffixes[4][2] = {
+        {"rtbw", "rtbz"}, {"atbw", "atbz"}, {"stbw", "stbz"}, {"gtbw", "gtbz"}};
+    return suffixes[variant][is_dtz];
+}
+
 static char dir_path[256];
 
 static int make_dir(void)
@@ -40,11 +69,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || !make_dir())
         return 0;
-    const char *material = MATERIALS[(data[0] & 0x7f) % NUM_MATERIALS];
+    int variant = fuzz_variant();
+    const char *material = material_of(variant, data[0]);
     int is_dtz = (data[0] & 0x80) != 0;
     char path[512];
     snprintf(path, sizeof path, "%s/%s.%s", dir_path, material,
-             is_dtz ? "rtbz" : "rtbw");
+             suffix_of(variant, is_dtz));
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
         return 0;
@@ -58,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     close(fd);
 
     fathom_tb *tb = NULL;
-    if (fathom_open(&tb) != FATHOM_OK)
+    if (fathom_open_variant(&tb, variant) != FATHOM_OK)
         return 0;
     if (fuzz_real_tables())
         fathom_add_directory(tb, fuzz_real_tables(), 1, 1, NULL);
