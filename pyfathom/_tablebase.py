@@ -39,11 +39,11 @@ if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # prag
 # the C instance's variant.  Antichess is giveaway under another name (the
 # same tables and rules; python-chess tells the boards apart).
 _VARIANTS = {
-    "chess": 0,
-    "atomic": _ll.lib.FATHOM_VARIANT_ATOMIC,
-    "suicide": _ll.lib.FATHOM_VARIANT_SUICIDE,
-    "giveaway": _ll.lib.FATHOM_VARIANT_GIVEAWAY,
-    "antichess": _ll.lib.FATHOM_VARIANT_GIVEAWAY,
+    "chess": _ll.VARIANT_STANDARD,
+    "atomic": _ll.VARIANT_ATOMIC,
+    "suicide": _ll.VARIANT_SUICIDE,
+    "giveaway": _ll.VARIANT_GIVEAWAY,
+    "antichess": _ll.VARIANT_GIVEAWAY,
 }
 
 
@@ -434,7 +434,7 @@ class Tablebase:
         table holds, where captures lead into the tables)."""
         if self._uci_variant == "chess":
             return self.largest
-        return _ll.lib.FATHOM_MAX_PIECES + 1
+        return _ll.MAX_PIECES + 1
 
     def _check_rows_variant(self, variant: Optional[str]) -> None:
         self._handle()
