@@ -68,52 +68,63 @@ static void add_pawn_move(tb_move *moves, int *n, int from, int to,
     }
 }
 
+/*
+ * In python-chess's order, since the order decides which table a search
+ * needs first (and so which answers a set missing some tables gives):
+ * pieces from the highest square down, each to its highest target first;
+ * pawn captures; single, then double pushes (highest target first); en
+ * passant.
+ */
 int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,
                             tb_move *moves)
 {
     int us = pos->turn, n = 0;
     uint64_t mine = pos->color[us], theirs = pos->color[!us];
     uint64_t occ = mine | theirs;
-    for (int type = TB_KNIGHT; type <= TB_KING; type++) {
-        for (uint64_t pieces = mine & pos->type[type]; pieces; pieces &= pieces - 1) {
-            int from = tb_lsb(pieces);
-            uint64_t att;
-            switch (type) {
-            case TB_KNIGHT: att = tb_knight_attacks(from); break;
-            case TB_BISHOP: att = tb_bishop_attacks(from, occ); break;
-            case TB_ROOK: att = tb_rook_attacks(from, occ); break;
-            case TB_QUEEN:
-                att = tb_bishop_attacks(from, occ) | tb_rook_attacks(from, occ);
-                break;
-            default: att = tb_king_attacks(from); break;
-            }
-            for (att &= ~mine; att; att &= att - 1) {
-                int to = tb_lsb(att);
-                add(moves, &n, from, to, type, 0,
-                    (theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0);
-            }
+    for (uint64_t pieces = mine & ~pos->type[TB_PAWN]; pieces;
+         pieces &= ~(1ULL << tb_msb(pieces))) {
+        int from = tb_msb(pieces), type = TB_KING;
+        for (int t = TB_KNIGHT; t < TB_KING; t++)
+            if ((pos->type[t] >> from) & 1)
+                type = t;
+        uint64_t att;
+        switch (type) {
+        case TB_KNIGHT: att = tb_knight_attacks(from); break;
+        case TB_BISHOP: att = tb_bishop_attacks(from, occ); break;
+        case TB_ROOK: att = tb_rook_attacks(from, occ); break;
+        case TB_QUEEN:
+            att = tb_bishop_attacks(from, occ) | tb_rook_attacks(from, occ);
+            break;
+        default: att = tb_king_attacks(from); break;
+        }
+        for (att &= ~mine; att; att &= ~(1ULL << tb_msb(att))) {
+            int to = tb_msb(att);
+            add(moves, &n, from, to, type, 0, (theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0);
         }
     }
-    int step = us == TB_WHITE ? 8 : -8;
-    for (uint64_t pawns = mine & pos->type[TB_PAWN]; pawns; pawns &= pawns - 1) {
-        int from = tb_lsb(pawns);
-        for (uint64_t att = tb_pawn_attacks(from, us) & theirs; att; att &= att - 1)
-            add_pawn_move(moves, &n, from, tb_lsb(att),
-                          TB_MOVE_CAPTURE | TB_MOVE_PAWN, king_promotions);
-        int one = from + step;
-        if (one < 0 || one > 63 || ((occ >> one) & 1))
-            continue;
-        add_pawn_move(moves, &n, from, one, TB_MOVE_PAWN, king_promotions);
-        int two = one + step;
-        if ((from >> 3) == (us == TB_WHITE ? 1 : 6) && !((occ >> two) & 1))
-            add(moves, &n, from, two, TB_PAWN, 0, TB_MOVE_PAWN | TB_MOVE_DOUBLE);
+    uint64_t pawns = mine & pos->type[TB_PAWN];
+    for (uint64_t p = pawns; p; p &= ~(1ULL << tb_msb(p))) {
+        int from = tb_msb(p);
+        for (uint64_t att = tb_pawn_attacks(from, us) & theirs; att;
+             att &= ~(1ULL << tb_msb(att)))
+            add_pawn_move(moves, &n, from, tb_msb(att), TB_MOVE_CAPTURE | TB_MOVE_PAWN,
+                          king_promotions);
     }
+    int step = us == TB_WHITE ? 8 : -8;
+    uint64_t single = (us == TB_WHITE ? pawns << 8 : pawns >> 8) & ~occ;
+    uint64_t twice = (us == TB_WHITE ? (single << 8) & 0x00000000ff000000ULL
+                                     : (single >> 8) & 0x000000ff00000000ULL) & ~occ;
+    for (uint64_t t = single; t; t &= ~(1ULL << tb_msb(t)))
+        add_pawn_move(moves, &n, tb_msb(t) - step, tb_msb(t), TB_MOVE_PAWN, king_promotions);
+    for (uint64_t t = twice; t; t &= ~(1ULL << tb_msb(t)))
+        add(moves, &n, tb_msb(t) - 2 * step, tb_msb(t), TB_PAWN, 0,
+            TB_MOVE_PAWN | TB_MOVE_DOUBLE);
     /* En passant: onto an empty target, by a pawn on the fifth rank. */
     if (pos->ep && !((occ >> pos->ep) & 1)) {
         uint64_t fifth = us == TB_WHITE ? 0x000000ff00000000ULL : 0x00000000ff000000ULL;
-        uint64_t capturers = tb_pawn_attacks(pos->ep, !us) & mine & pos->type[TB_PAWN] & fifth;
-        for (; capturers; capturers &= capturers - 1)
-            add(moves, &n, tb_lsb(capturers), pos->ep, TB_PAWN, 0,
+        uint64_t capturers = tb_pawn_attacks(pos->ep, !us) & pawns & fifth;
+        for (; capturers; capturers &= ~(1ULL << tb_msb(capturers)))
+            add(moves, &n, tb_msb(capturers), pos->ep, TB_PAWN, 0,
                 TB_MOVE_CAPTURE | TB_MOVE_PAWN | TB_MOVE_EP);
     }
     return n;
