@@ -3,10 +3,11 @@ python-chess 1.11.2 with ``VariantBoard=``.
 
 * Every table of ``../shared/syzygy-variants`` gets its own sample of random
   legal positions (see :mod:`variant_positions`): WDL, DTZ and exceptions
-  must be python-chess's.  Per table: 300 atomic positions, 40 suicide, 40
-  giveaway, 10 antichess (the giveaway tables again, with AntichessBoard);
-  ``PYFATHOM_VARIANT_POSITIONS=N`` raises that to N for every table (the
-  README quotes a run with 1,000).
+  must be python-chess's.  Per table: 1,000 atomic positions, 40 suicide,
+  40 giveaway, 10 antichess (the giveaway tables again, with AntichessBoard:
+  778 antichess tables at 1,000 each would take python-chess half an hour
+  to answer on a cold cache); ``PYFATHOM_VARIANT_POSITIONS=1000`` runs
+  1,000 for every table (1,202,000 positions; the README quotes that run).
 * The batch calls equal the per-board ones; a board or rows of another
   variant raise the KeyError a standard tablebase raises for them.
 * python-chess's own variant tablebase tests: ``test_antichess_kvk`` and
@@ -39,7 +40,7 @@ from variant_positions import (
     variant_dir,
 )
 
-PER_TABLE = {"atomic": 300, "suicide": 40, "giveaway": 40, "antichess": 10}
+PER_TABLE = {"atomic": 1000, "suicide": 40, "giveaway": 40, "antichess": 10}
 VARIANTS = list(PER_TABLE)
 
 
