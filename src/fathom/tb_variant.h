@@ -76,6 +76,16 @@ int tb_antichess_gen_legal(const tb_pos *pos, uint64_t from_mask,
 int tb_antichess_gen_captures(const tb_pos *pos, tb_move *moves);
 int tb_antichess_outcome(const tb_pos *pos, int variant);
 
+/* Shared by both families' validity rules: disjoint colours, every piece
+ * in exactly one type mask, no pawn on a back rank, at most 8 pawns a side;
+ * then pos is filled (ep 0).  RETURN: 1 if so. */
+int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
+                        uint64_t kings, uint64_t queens, uint64_t rooks,
+                        uint64_t bishops, uint64_t knights, uint64_t pawns,
+                        int turn);
+/* python-chess's notion of a valid en-passant square for pos. */
+int tb_variant_ep_valid(const tb_pos *pos, unsigned ep);
+
 /* Pseudo-legal moves of the side to move, shared by both families
  * (king_promotions: antichess may promote to a king). */
 int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,

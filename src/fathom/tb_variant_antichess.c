@@ -12,8 +12,6 @@
  */
 #include "tb_variant.h"
 
-#include <string.h>
-
 static int variant_end(const tb_pos *pos)
 {
     return !pos->color[TB_WHITE] || !pos->color[TB_BLACK];
@@ -74,22 +72,6 @@ int tb_antichess_outcome(const tb_pos *pos, int variant)
     return balance < 0 ? 2 : balance > 0 ? -2 : 0;
 }
 
-/* python-chess's notion of a valid en-passant square. */
-static int ep_square_is_valid(const tb_pos *pos, unsigned ep)
-{
-    if (ep > 63)
-        return 0;
-    int white = pos->turn == TB_WHITE;
-    if ((int)(ep >> 3) != (white ? 5 : 2))
-        return 0;
-    uint64_t occ = pos->color[0] | pos->color[1];
-    uint64_t target = 1ULL << ep;
-    uint64_t pushed = white ? target >> 8 : target << 8;
-    uint64_t origin = white ? target << 8 : target >> 8;
-    return (pos->type[TB_PAWN] & pos->color[!pos->turn] & pushed) &&
-           !(occ & target) && !(occ & origin);
-}
-
 /* SuicideBoard.status(): standard chess's rules without the ones about
  * kings and checks. */
 int tb_antichess_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
@@ -98,35 +80,13 @@ int tb_antichess_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                                     uint64_t knights, uint64_t pawns,
                                     unsigned ep, int turn)
 {
-    uint64_t occ = white | black;
-    if ((white & black) || !occ)
+    if (!tb_variant_fill_pos(pos, white, black, kings, queens, rooks, bishops,
+                             knights, pawns, turn))
         return 0;
-    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
-    uint64_t seen = 0, twice = 0;
-    for (int i = 0; i < 6; i++) {
-        twice |= seen & masks[i];
-        seen |= masks[i];
-    }
-    if (twice || seen != occ)
+    if (tb_popcount(white) > 16 || tb_popcount(black) > 16)
         return 0;
-    if (pawns & (TB_RANK_1 | TB_RANK_8))
-        return 0;
-    if (tb_popcount(pawns & white) > 8 || tb_popcount(pawns & black) > 8 ||
-        tb_popcount(white) > 16 || tb_popcount(black) > 16)
-        return 0;
-
-    memset(pos, 0, sizeof *pos);
-    pos->color[TB_WHITE] = white;
-    pos->color[TB_BLACK] = black;
-    pos->type[TB_PAWN] = pawns;
-    pos->type[TB_KNIGHT] = knights;
-    pos->type[TB_BISHOP] = bishops;
-    pos->type[TB_ROOK] = rooks;
-    pos->type[TB_QUEEN] = queens;
-    pos->type[TB_KING] = kings;
-    pos->turn = turn ? TB_WHITE : TB_BLACK;
     if (ep != 0) {
-        if (!ep_square_is_valid(pos, ep))
+        if (!tb_variant_ep_valid(pos, ep))
             return 0;
         pos->ep = (uint8_t)ep;
     }

@@ -11,8 +11,6 @@
  */
 #include "tb_variant.h"
 
-#include <string.h>
-
 static uint64_t king_of(const tb_pos *pos, int color)
 {
     return pos->type[TB_KING] & pos->color[color];
@@ -126,22 +124,6 @@ int tb_atomic_is_checkmate(const tb_pos *pos)
            tb_atomic_gen_legal(pos, TB_GEN_ALL, moves) == 0;
 }
 
-/* python-chess's notion of a valid en-passant square. */
-static int ep_square_is_valid(const tb_pos *pos, unsigned ep)
-{
-    if (ep > 63)
-        return 0;
-    int white = pos->turn == TB_WHITE;
-    if ((int)(ep >> 3) != (white ? 5 : 2))
-        return 0;
-    uint64_t occ = pos->color[0] | pos->color[1];
-    uint64_t target = 1ULL << ep;
-    uint64_t pushed = white ? target >> 8 : target << 8;
-    uint64_t origin = white ? target << 8 : target >> 8;
-    return (pos->type[TB_PAWN] & pos->color[!pos->turn] & pushed) &&
-           !(occ & target) && !(occ & origin);
-}
-
 /*
  * AtomicBoard.status(): standard chess's rules except that the side to
  * move may have lost its king, the side not to move may stand "in check"
@@ -153,40 +135,18 @@ int tb_atomic_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                                  uint64_t bishops, uint64_t knights,
                                  uint64_t pawns, unsigned ep, int turn)
 {
-    uint64_t occ = white | black;
-    if ((white & black) || !occ)
-        return 0;
-    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
-    uint64_t seen = 0, twice = 0;
-    for (int i = 0; i < 6; i++) {
-        twice |= seen & masks[i];
-        seen |= masks[i];
-    }
-    if (twice || seen != occ)
-        return 0;
-    if (pawns & (TB_RANK_1 | TB_RANK_8))
+    if (!tb_variant_fill_pos(pos, white, black, kings, queens, rooks, bishops,
+                             knights, pawns, turn))
         return 0;
     if (tb_popcount(kings) > 2 || !(kings & (turn ? black : white)))
         return 0;
-    if (tb_popcount(pawns & white) > 8 || tb_popcount(pawns & black) > 8)
-        return 0;
-
-    memset(pos, 0, sizeof *pos);
-    pos->color[TB_WHITE] = white;
-    pos->color[TB_BLACK] = black;
-    pos->type[TB_PAWN] = pawns;
-    pos->type[TB_KNIGHT] = knights;
-    pos->type[TB_BISHOP] = bishops;
-    pos->type[TB_ROOK] = rooks;
-    pos->type[TB_QUEEN] = queens;
-    pos->type[TB_KING] = kings;
-    pos->turn = turn ? TB_WHITE : TB_BLACK;
     if (ep == 0)
         return 1;
-    if (!ep_square_is_valid(pos, ep))
+    if (!tb_variant_ep_valid(pos, ep))
         return 0;
     pos->ep = (uint8_t)ep;
 
+    uint64_t occ = white | black;
     uint64_t checkers = king_attackers(pos, pos->turn);
     if (checkers) {
         /* After a double push only that pawn, or a piece it uncovered,

@@ -158,6 +158,52 @@ static int outcome(const vprobe *vp, const tb_pos *pos)
     return tb_antichess_outcome(pos, vp->variant);
 }
 
+int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
+                        uint64_t kings, uint64_t queens, uint64_t rooks,
+                        uint64_t bishops, uint64_t knights, uint64_t pawns,
+                        int turn)
+{
+    uint64_t occ = white | black;
+    if ((white & black) || !occ)
+        return 0;
+    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
+    uint64_t seen = 0, twice = 0;
+    for (int i = 0; i < 6; i++) {
+        twice |= seen & masks[i];
+        seen |= masks[i];
+    }
+    if (twice || seen != occ || (pawns & (TB_RANK_1 | TB_RANK_8)))
+        return 0;
+    if (tb_popcount(pawns & white) > 8 || tb_popcount(pawns & black) > 8)
+        return 0;
+    memset(pos, 0, sizeof *pos);
+    pos->color[TB_WHITE] = white;
+    pos->color[TB_BLACK] = black;
+    pos->type[TB_PAWN] = pawns;
+    pos->type[TB_KNIGHT] = knights;
+    pos->type[TB_BISHOP] = bishops;
+    pos->type[TB_ROOK] = rooks;
+    pos->type[TB_QUEEN] = queens;
+    pos->type[TB_KING] = kings;
+    pos->turn = turn ? TB_WHITE : TB_BLACK;
+    return 1;
+}
+
+int tb_variant_ep_valid(const tb_pos *pos, unsigned ep)
+{
+    if (ep > 63)
+        return 0;
+    int white = pos->turn == TB_WHITE;
+    if ((int)(ep >> 3) != (white ? 5 : 2))
+        return 0;
+    uint64_t occ = pos->color[0] | pos->color[1];
+    uint64_t target = 1ULL << ep;
+    uint64_t pushed = white ? target >> 8 : target << 8;
+    uint64_t origin = white ? target << 8 : target >> 8;
+    return (pos->type[TB_PAWN] & pos->color[!pos->turn] & pushed) &&
+           !(occ & target) && !(occ & origin);
+}
+
 int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t white,
                                   uint64_t black, uint64_t kings,
                                   uint64_t queens, uint64_t rooks,
