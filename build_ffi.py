@@ -93,6 +93,10 @@ int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
                          int load_dtz, unsigned *found);
 int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
                          unsigned *found);
+int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
+                    int load_dtz, unsigned *found);
+int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
+                            size_t size);
 void fathom_close(fathom_tb *tb);
 unsigned fathom_largest(const fathom_tb *tb);
 unsigned fathom_mapped_count(const fathom_tb *tb);
@@ -134,6 +138,14 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t queens, uint64_t rooks, uint64_t bishops,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn);
+typedef struct fathom_check_result {
+    uint64_t offset;
+    char what[...];
+    ...;
+} fathom_check_result;
+
+int fathom_check_table(const char *path, fathom_check_result *result);
+
 int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *black, const uint64_t *kings,
                            const uint64_t *queens, const uint64_t *rooks,

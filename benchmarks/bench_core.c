@@ -2,7 +2,9 @@
  * bench_core.c - WDL and DTZ probes per second of the C core, called
  * directly through the instance API (fathom.h), over a fixed position file.
  *
- *   bench_core TABLE_DIR POSITIONS_FILE [RUNS] [MIN_SECONDS]
+ *   bench_core TABLE_DIRS POSITIONS_FILE [RUNS] [MIN_SECONDS]
+ *
+ * TABLE_DIRS: one directory, or several joined by ':'.
  *
  * POSITIONS_FILE has one position per line: ten fields (white black kings
  * queens rooks bishops knights pawns as hex bitboards, ep square, turn),
@@ -15,6 +17,7 @@
  *
  *   wdl_median_probes_per_sec N
  *   dtz_median_probes_per_sec N
+ *   root_median_probes_per_sec N    (fathom_probe_root: every legal move)
  *
  * Single-threaded, one probe per call, like an engine's probe in search.
  * Then the core's batch calls (fathom_probe_*_batch) with 1 and 2 threads:
@@ -48,13 +51,30 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static long loop(fathom_tb *tb, const row *rows, long n, int dtz, long long *sink)
+/* Kinds of probe loop() makes: one call per position. */
+enum { PROBE_WDL, PROBE_DTZ, PROBE_ROOT, PROBE_KINDS };
+static const char *const kind_names[PROBE_KINDS] = {"wdl", "dtz", "root"};
+
+static long loop(fathom_tb *tb, const row *rows, long n, int kind, long long *sink)
 {
+    static fathom_root_move moves[FATHOM_MAX_MOVES];
     long i, failed = 0;
     long long acc = 0;
     for (i = 0; i < n; i++) {
         const row *r = &rows[i];
-        fathom_result res = dtz
+        if (kind == PROBE_ROOT) {
+            /* Fathom's tb_probe_root at a reset clock: every legal move. */
+            unsigned count;
+            int wdl, dtz, precise;
+            int status = fathom_probe_root(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3],
+                                           r->bb[4], r->bb[5], r->bb[6], r->bb[7], r->ep,
+                                           r->turn, 0, moves, &count, &wdl, &dtz,
+                                           &precise, NULL);
+            failed += status != FATHOM_OK;
+            acc += status == FATHOM_OK ? dtz + (count ? moves[0].to : 0) : 0;
+            continue;
+        }
+        fathom_result res = kind == PROBE_DTZ
             ? fathom_probe_dtz(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3], r->bb[4],
                                r->bb[5], r->bb[6], r->bb[7], r->ep, r->turn, NULL)
             : fathom_probe_wdl(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3], r->bb[4],
@@ -78,7 +98,7 @@ int main(int argc, char **argv)
     unsigned found = 0;
     long long sink = 0;
     if (argc < 3 || runs < 1 || runs > 99) {
-        fprintf(stderr, "usage: %s TABLE_DIR POSITIONS_FILE [RUNS] [MIN_SECONDS]\n", argv[0]);
+        fprintf(stderr, "usage: %s TABLE_DIRS POSITIONS_FILE [RUNS] [MIN_SECONDS]\n", argv[0]);
         return 2;
     }
     f = fopen(argv[2], "r");
@@ -106,13 +126,13 @@ int main(int argc, char **argv)
         return 2;
     }
     if (fathom_open(&tb) != FATHOM_OK ||
-        fathom_add_directory(tb, argv[1], 1, 1, &found) != FATHOM_OK || !found) {
+        fathom_add_path_list(tb, argv[1], ':', &found) != FATHOM_OK || !found) {
         fprintf(stderr, "no tables in %s\n", argv[1]);
         return 2;
     }
     printf("positions %ld tables %u runs %d\n", n, found, runs);
-    for (kind = 0; kind < 2; kind++) {
-        const char *name = kind ? "dtz" : "wdl";
+    for (kind = 0; kind < PROBE_KINDS; kind++) {
+        const char *name = kind_names[kind];
         double rates[100], t0, once;
         long reps, failed;
         int r, k;

@@ -22,15 +22,15 @@ import positions as _positions  # noqa: E402  (the tests' generators)
 
 def default_tables() -> Path:
     """The tests' table directory, fetched (verified) on first use."""
-    from pyfathom import _sdist
+    import table_cache  # tests/table_cache.py: the one definition of the cache
 
-    env = os.environ.get("PYFATHOM_TEST_CACHE")
-    cache = Path(env) if env else Path.home() / ".cache" / "pyfathom-tests"
-    return _sdist.ensure_tables(cache / "syzygy-chess-1.11.2", cache, include_epd=True)
+    return table_cache.tables_dir()
 
 
-def make_positions(path: Path, n: int, seed: int = 2024) -> Path:
-    """Write *n* positions over the 35 3-4-piece tables, deterministically.
+def make_positions(path: Path, n: int, seed: int = 2024,
+                   keys: list[str] | None = None) -> Path:
+    """Write *n* positions over the 35 3-4-piece tables (or the tables
+    *keys*), deterministically.
 
     Each line: eight hex bitboards (white black kings queens rooks bishops
     knights pawns), ep square, turn, then `` ; FEN``.  Regenerated only when
@@ -40,8 +40,9 @@ def make_positions(path: Path, n: int, seed: int = 2024) -> Path:
         with path.open() as f:
             if sum(1 for _ in f) == n:
                 return path
-    per_table = n // len(_positions.ALL_TABLES) + 1
-    boards = [b for key in _positions.ALL_TABLES
+    keys = keys or _positions.ALL_TABLES
+    per_table = n // len(keys) + 1
+    boards = [b for key in keys
               for b in _positions.table_sample(key, per_table, seed=seed,
                                                ep_share=0.25, push_share=0.1)]
     random.Random(seed).shuffle(boards)

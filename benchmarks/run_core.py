@@ -35,13 +35,16 @@ def main(argv: list[str] | None = None) -> int:
           f"({res['wdl_median_us_per_probe']:.3f} us/probe), median of {args.runs}")
     print(f"DTZ: {res['dtz_median_probes_per_sec']:,.0f} probes/s "
           f"({res['dtz_median_us_per_probe']:.3f} us/probe), median of {args.runs}")
+    print(f"root (fathom_probe_root, every legal move): "
+          f"{res['root_median_probes_per_sec']:,.0f} positions/s, median of {args.runs}")
     for kind in ("wdl", "dtz"):
         t1 = res[f"c_batch_{kind}_t1_median_probes_per_sec"]
         t2 = res[f"c_batch_{kind}_t2_median_probes_per_sec"]
         print(f"{kind.upper()} batch call (fathom_probe_{kind}_batch): 1 thread {t1:,.0f}/s, "
               f"2 threads {t2:,.0f}/s ({t2 / t1:.2f}x)")
-    if res.get("wdl_failed") or res.get("dtz_failed"):
-        print(f"failed probes: wdl {res['wdl_failed']:.0f} dtz {res['dtz_failed']:.0f}")
+    if res.get("wdl_failed") or res.get("dtz_failed") or res.get("root_failed"):
+        print(f"failed probes: wdl {res['wdl_failed']:.0f} dtz {res['dtz_failed']:.0f} "
+              f"root {res.get('root_failed', 0):.0f}")
         return 1
     return 0
 

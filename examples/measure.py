@@ -8,7 +8,7 @@ table and writes the raw rows as JSON next to ``--out``.
     python examples/measure.py tbsolve      # tablebase endgames nodes-to-solution
 
 Tables: ``--tables DIR`` (default: the test cache, filled through
-``pyfathom._sdist`` like the test suite does).  The engines run in-process
+``tests/table_cache.py`` like the test suite does).  The engines run in-process
 (the same classes the UCI front end drives) with node limits, so the numbers
 do not depend on the machine's load.  Everything is seeded.
 """
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import random
 import sys
 import tarfile
@@ -32,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "alphabeta"))
 sys.path.insert(0, str(HERE / "centaur"))
+sys.path.insert(0, str(HERE.parent / "tests"))  # table_cache: the test data cache
 
 import pyfathom  # noqa: E402
 from engine_common import Limits, Tables  # noqa: E402
@@ -40,22 +40,18 @@ from alphabeta.engine import AlphaBeta  # noqa: E402  (examples/ on sys.path)
 from centaur.engine import Centaur  # noqa: E402
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("PYFATHOM_TEST_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "pyfathom-tests"
-
-
 def default_tables() -> Path:
-    from pyfathom import _sdist
+    """The test suite's tables (tests/table_cache.py, the one definition of
+    the test cache), fetched and verified on first use."""
+    import table_cache
 
-    cache = cache_dir()
-    return _sdist.ensure_tables(cache / "syzygy-chess-1.11.2", cache)
+    return table_cache.tables_dir()
 
 
 def bratko_kopec() -> list[tuple[chess.Board, list[chess.Move], str]]:
-    from pyfathom import _sdist
+    import table_cache
 
-    sdist = _sdist.fetch_python_chess_sdist(cache_dir())
+    sdist = table_cache.sdist_archive()
     with tarfile.open(sdist) as tar:
         member = tar.extractfile("chess-1.11.2/examples/bratko_kopec/bratko-kopec.epd")
         assert member is not None

@@ -15,9 +15,17 @@ their own bitboards.
 
 __version__ = "0.1.0"
 
+try:  # the compiled core: say why it is missing (a clone's folder, mostly)
+    __import__("pyfathom._fathom")
+except ModuleNotFoundError as _missing:
+    if _missing.name != "pyfathom._fathom":
+        raise
+    from pyfathom._source_tree import missing_core_error
+
+    raise missing_core_error(__file__) from None
+
 from pyfathom._errors import (
     CastlingRightsError,
-    ClosedTablebaseError,
     CorruptTableError,
     FathomError,
     InvalidPositionError,
@@ -25,6 +33,7 @@ from pyfathom._errors import (
     TableFileError,
     TooManyPiecesError,
     UnsupportedPositionError,
+    UnsupportedVariantError,
 )
 from pyfathom._tablebase import Tablebase, open_tablebase
 from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
@@ -48,5 +57,5 @@ __all__ = [
     "InvalidPositionError",
     "TableFileError",
     "CorruptTableError",
-    "ClosedTablebaseError",
+    "UnsupportedVariantError",
 ]

@@ -12,8 +12,8 @@ working:
   legal chess position (``board.is_valid()`` is false).
 * :class:`CorruptTableError` is an :exc:`OSError` (through
   :class:`TableFileError`): a table file is damaged.  It names the file.
-* :class:`ClosedTablebaseError` is a :exc:`ValueError`, like probing a closed
-  file.
+* :class:`UnsupportedVariantError` is a :exc:`ValueError`: a ``VariantBoard``
+  pyfathom has no tables for.
 
 Messages name the position (as a FEN) or the file involved.
 """
@@ -31,7 +31,7 @@ __all__ = [
     "InvalidPositionError",
     "TableFileError",
     "CorruptTableError",
-    "ClosedTablebaseError",
+    "UnsupportedVariantError",
 ]
 
 
@@ -84,9 +84,11 @@ class CastlingRightsError(UnsupportedPositionError):
 
 
 class TooManyPiecesError(UnsupportedPositionError):
-    """The position has more pieces than the largest table loaded.
+    """The position has more than 7 pieces, more than any Syzygy table holds.
 
-    Raised even where a capture would lead into the tables, as in Fathom.
+    Positions with more pieces than the loaded tables, up to 7, are probed
+    (captures first, as python-chess does) and raise
+    :class:`MissingTableError` where a table is missing.
     """
 
 
@@ -126,5 +128,10 @@ class CorruptTableError(TableFileError):
     """
 
 
-class ClosedTablebaseError(ValueError, FathomError):
-    """The tablebase has been closed (a :exc:`ValueError`)."""
+class UnsupportedVariantError(ValueError, FathomError):
+    """A ``VariantBoard`` other than standard chess (a :exc:`ValueError`).
+
+    Raised by :class:`~pyfathom.Tablebase` and
+    :func:`~pyfathom.open_tablebase`: pyfathom probes the regular tables
+    (``.rtbw``/``.rtbz``) of standard chess only.
+    """

@@ -32,6 +32,7 @@ from pyfathom._errors import (
     TooManyPiecesError,
 )
 from pyfathom._fathom import ffi, lib
+from pyfathom._types import Status
 
 Handle = Any
 """A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
@@ -40,17 +41,24 @@ ProbeFn = Callable[..., int]
 
 NULL: Any = ffi.NULL
 
-OK: int = lib.FATHOM_OK
-ERR_MISSING_TABLE: int = lib.FATHOM_ERR_MISSING_TABLE
-ERR_CASTLING: int = lib.FATHOM_ERR_CASTLING
-ERR_TOO_MANY_PIECES: int = lib.FATHOM_ERR_TOO_MANY_PIECES
-ERR_INVALID_POSITION: int = lib.FATHOM_ERR_INVALID_POSITION
-ERR_BAD_MAGIC: int = lib.FATHOM_ERR_BAD_MAGIC
-ERR_BAD_SIZE: int = lib.FATHOM_ERR_BAD_SIZE
-ERR_CORRUPT: int = lib.FATHOM_ERR_CORRUPT
-ERR_IO: int = lib.FATHOM_ERR_IO
-ERR_NO_MEMORY: int = lib.FATHOM_ERR_NO_MEMORY
-ERR_ARGUMENT: int = lib.FATHOM_ERR_ARGUMENT
+
+def _check_status_codes() -> None:
+    """The status codes are defined once, as ``enum fathom_status`` in
+    ``fathom.h``; :class:`~pyfathom.Status` names them for Python (adding
+    ``VARIANT`` right after the core's last code).  Refuse to import a build
+    whose codes disagree with it, so that no code can mean two things."""
+    for member in Status:
+        if member is Status.VARIANT:
+            c_name, value = "FATHOM_STATUS_COUNT", lib.FATHOM_STATUS_COUNT
+        else:
+            c_name = "FATHOM_OK" if member is Status.OK else f"FATHOM_ERR_{member.name}"
+            value = getattr(lib, c_name, None)
+        if value != member.value:  # pragma: no cover
+            raise ImportError(f"pyfathom: Status.{member.name} is {member.value} but the "
+                              f"C core's {c_name} is {value}")
+
+
+_check_status_codes()
 
 # The C instance's variant (fathom_open_variant).
 VARIANT_STANDARD: int = lib.FATHOM_VARIANT_STANDARD
@@ -58,8 +66,8 @@ VARIANT_ATOMIC: int = lib.FATHOM_VARIANT_ATOMIC
 VARIANT_SUICIDE: int = lib.FATHOM_VARIANT_SUICIDE
 VARIANT_GIVEAWAY: int = lib.FATHOM_VARIANT_GIVEAWAY
 
-MAX_PIECES: int = lib.FATHOM_MAX_PIECES
 MAX_MOVES: int = lib.FATHOM_MAX_MOVES
+MAX_PIECES: int = lib.FATHOM_MAX_PIECES
 BATCH_WDL_FAILED: int = lib.FATHOM_BATCH_WDL_FAILED
 BATCH_DTZ_FAILED: int = lib.FATHOM_BATCH_DTZ_FAILED
 
@@ -73,8 +81,8 @@ from pyfathom import _fathom  # noqa: E402 (after the install above)
 
 Pinned = Any
 """A capsule carrying a ``fathom_tb *`` (and a reference to its owning cdata)
-into :data:`board_wdl` / :data:`board_dtz`; ``None`` stands for a closed
-tablebase."""
+into :data:`board_wdl` / :data:`board_dtz` (``None`` is answered
+FATHOM_ERR_ARGUMENT)."""
 
 board_wdl: ProbeFn = getattr(_fathom, "board_wdl")
 """``board_wdl(pinned, white, black, queens, rooks, bishops, knights, pawns,
@@ -100,16 +108,16 @@ probe_dtz_raw: ProbeFn = lib.fathom_probe_dtz
 # ---- the status code -> exception table ------------------------------------
 
 _EXCEPTIONS: dict[int, type[Exception]] = {
-    ERR_MISSING_TABLE: MissingTableError,
-    ERR_CASTLING: CastlingRightsError,
-    ERR_TOO_MANY_PIECES: TooManyPiecesError,
-    ERR_INVALID_POSITION: InvalidPositionError,
-    ERR_BAD_MAGIC: CorruptTableError,
-    ERR_BAD_SIZE: CorruptTableError,
-    ERR_CORRUPT: CorruptTableError,
-    ERR_IO: TableFileError,
-    ERR_NO_MEMORY: MemoryError,
-    ERR_ARGUMENT: FathomError,
+    Status.MISSING_TABLE: MissingTableError,
+    Status.CASTLING: CastlingRightsError,
+    Status.TOO_MANY_PIECES: TooManyPiecesError,
+    Status.INVALID_POSITION: InvalidPositionError,
+    Status.BAD_MAGIC: CorruptTableError,
+    Status.BAD_SIZE: CorruptTableError,
+    Status.CORRUPT: CorruptTableError,
+    Status.IO: TableFileError,
+    Status.NO_MEMORY: MemoryError,
+    Status.ARGUMENT: FathomError,
 }
 
 
@@ -137,11 +145,11 @@ def error(status: int, context: str, detail: Optional[Detail] = None,
     cls = _EXCEPTIONS.get(status, FathomError)
     detail = detail or Detail()
     if message is None:
-        if status == ERR_MISSING_TABLE:
+        if status == Status.MISSING_TABLE:
             metric = detail.metric or "syzygy"
             table = detail.table or "(unknown)"
             message = f"did not find {metric} table {table}: {context}"
-        elif status == ERR_CASTLING:
+        elif status == Status.CASTLING:
             message = f"syzygy tables do not contain positions with castling rights: {context}"
         elif issubclass(cls, OSError) and detail.path:
             about = f" ({detail.metric} table {detail.table})" if detail.table else ""
@@ -159,7 +167,7 @@ def error(status: int, context: str, detail: Optional[Detail] = None,
 
 def check(status: int, context: str) -> None:
     """Raise :func:`error` unless ``status`` is ``FATHOM_OK``."""
-    if status != OK:
+    if status != Status.OK:
         raise error(status, context)
 
 
@@ -194,17 +202,36 @@ def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> 
     found = ffi.new("unsigned *")
     status = lib.fathom_add_directory(handle, os.fsencode(path), int(load_wdl),
                                       int(load_dtz), found)
-    if status != OK:
+    if status != Status.OK:
         raise error(status, f"adding directory {path!r}", Detail(path=path))
     return int(found[0])
 
 
-def add_path_list(handle: Handle, paths: str, sep: str) -> int:
-    """``fathom_add_path_list``: as Fathom's ``tb_init`` path list."""
+def add_file(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:
+    """``fathom_add_file``: 1 if the file was registered, else 0."""
     found = ffi.new("unsigned *")
-    check(lib.fathom_add_path_list(handle, os.fsencode(paths), sep.encode("ascii"), found),
-          f"adding path list {paths!r}")
+    status = lib.fathom_add_file(handle, os.fsencode(path), int(load_wdl), int(load_dtz),
+                                 found)
+    if status != Status.OK:
+        raise error(status, f"adding file {path!r}", Detail(path=path))
     return int(found[0])
+
+
+def add_table_memory(handle: Handle, name: str, data: Any) -> Any:
+    """``fathom_add_table_memory``: register one table from a bytes-like
+    object.  Returns the cffi buffer over it, which must be kept alive (and
+    the bytes unchanged) as long as the instance may read them."""
+    try:
+        encoded = name.encode("ascii")
+    except UnicodeEncodeError:
+        encoded = b""
+    buffer = ffi.from_buffer(data)
+    status = lib.fathom_add_table_memory(handle, encoded, buffer, len(buffer))
+    if status == Status.ARGUMENT:
+        raise ValueError(f"not the file name of a Syzygy table: {name!r} "
+                         "(e.g. 'KQvK.rtbw' or 'KRPvKR.rtbz')")
+    check(status, f"adding table {name!r} from memory")
+    return buffer
 
 
 def largest(handle: Handle) -> int:
@@ -215,6 +242,17 @@ def largest(handle: Handle) -> int:
 def mapped_count(handle: Handle) -> int:
     """``fathom_mapped_count``: table files currently mapped."""
     return int(lib.fathom_mapped_count(handle))
+
+
+# ---- checking a table file --------------------------------------------------
+
+def check_table(path: str) -> tuple[int, int, str]:
+    """``fathom_check_table``: (status, offset of the damage, what is wrong).
+    Reads the whole file without the GIL."""
+    result = ffi.new("fathom_check_result *")
+    status = lib.fathom_check_table(os.fsencode(path), result)
+    what = ffi.string(result.what).decode("utf-8", "replace")
+    return int(status), int(result.offset), what
 
 
 # ---- probes ----------------------------------------------------------------
@@ -261,14 +299,14 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
     status = lib.fathom_probe_root(handle, white, black, kings, queens, rooks,
                                    bishops, knights, pawns, ep, turn, rule50,
                                    moves, count, ints, ints + 1, ints + 2, d)
-    if status != OK:
+    if status != Status.OK:
         return RootResult(status, [], 0, 0, False, _detail(d))
     rows = [(getattr(m, "from"), m.to, m.promotion, m.wdl, m.dtz, m.rank)
             for m in moves[0:count[0]]]
     return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail())
 
 
-if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch)
+if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch_arrays)
     import numpy as np
     import numpy.typing as npt
 
@@ -313,3 +351,41 @@ def raise_error(status: int, context: str, detail: Optional[Detail] = None,
                 message: Optional[str] = None) -> NoReturn:
     """``raise error(...)``, for callers that want a NoReturn call."""
     raise error(status, context, detail, message)
+
+
+# ---- the C FEN parser (batch files) -----------------------------------------
+
+FEN_EPD: int = lib.FATHOM_FEN_EPD
+"""Flag for :func:`parse_fen_batch`: accept EPD lines (operations after the
+four position fields)."""
+
+
+def parse_fen_batch(data: bytes, offsets: npt.NDArray[np.uintp],
+                    lengths: npt.NDArray[np.uintp], flags: int,
+                    masks: Sequence[U64Array], ep: U8Array, turn: U8Array,
+                    castling: U8Array, fen_begin: npt.NDArray[np.uintp],
+                    fen_end: npt.NDArray[np.uintp], status: npt.NDArray[np.int8]) -> int:
+    """``fathom_parse_fen_batch``: parse line ``i`` of ``data`` (bytes
+    ``offsets[i]`` to ``offsets[i] + lengths[i]``) into row ``i`` of the
+    output arrays (``masks``: white, black, kings, queens, rooks, bishops,
+    knights, pawns), in one call; ``status`` receives each line's
+    ``FATHOM_FEN_*`` code (see :func:`fen_strerror`).  Returns the number of
+    lines parsed without error."""
+    def out(ctype: str, array: Any) -> Any:
+        return ffi.from_buffer(ctype, array, require_writable=True)
+
+    n = len(offsets)
+    if n == 0:
+        return 0
+    return int(lib.fathom_parse_fen_batch(
+        ffi.from_buffer(data), ffi.from_buffer("size_t[]", offsets),
+        ffi.from_buffer("size_t[]", lengths), n, flags,
+        *(out("uint64_t[]", m) for m in masks),
+        out("uint8_t[]", ep), out("uint8_t[]", turn), out("uint8_t[]", castling),
+        NULL, out("size_t[]", fen_begin), out("size_t[]", fen_end), out("int8_t[]", status)))
+
+
+def fen_strerror(status: int) -> str:
+    """``fathom_fen_strerror``: the C FEN parser's message for a code."""
+    text: bytes = ffi.string(lib.fathom_fen_strerror(int(status)))
+    return text.decode("utf-8", "replace")

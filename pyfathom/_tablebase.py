@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Iterable, NoReturn, Optional, Sequence, TypeVa
 import chess
 
 from pyfathom import _lowlevel as _ll
-from pyfathom._errors import ClosedTablebaseError, UnsupportedPositionError
-from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe
+from pyfathom._errors import UnsupportedPositionError, UnsupportedVariantError
+from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
 
 if TYPE_CHECKING:  # numpy is imported by the first batch call, not with pyfathom
     import numpy as np
@@ -24,11 +24,20 @@ _T = TypeVar("_T")
 _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
 _board_wdl = _ll.board_wdl
 _board_dtz = _ll.board_dtz
-_CLOSED = _ll.NULL
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
 _new_tuple = tuple.__new__
+
+_EMPTY = _ll.open_handle()
+"""One C instance without tables, shared by every closed :class:`Tablebase`.
+
+A closed tablebase probes this one, so it answers as python-chess's closed
+(emptied) tablebase does, through the very same code path: what needs no
+table (KvK) is answered, anything else raises :class:`MissingTableError`.
+Nothing is ever added to it (:meth:`Tablebase._own_handle` opens a new
+instance first), so it stays empty and holds no mapped file."""
+_EMPTY_PINNED = _ll.pin(_EMPTY)
 
 
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
@@ -47,21 +56,25 @@ _VARIANTS = {
 }
 
 
-def _variant_of(VariantBoard: type[chess.Board]) -> str:
-    """The uci_variant of a board class the tables exist for, or a
-    ValueError naming the ones that do."""
+def _variant_of(VariantBoard: type[chess.Board]) -> int:
+    """The one place that decides which ``VariantBoard`` a :class:`Tablebase`
+    probes: standard chess (:class:`chess.Board` or a subclass playing it),
+    atomic, suicide, giveaway or antichess.  Returns the C instance's variant.
+
+    :raises: :exc:`TypeError` for anything but a :class:`chess.Board`
+        class, :class:`~pyfathom.UnsupportedVariantError` (a
+        :exc:`ValueError`) for a variant without Syzygy tables, such as
+        :class:`chess.variant.CrazyhouseBoard`.
+    """
     if not (isinstance(VariantBoard, type) and issubclass(VariantBoard, chess.Board)):
-        raise TypeError(f"VariantBoard must be a chess.Board class, not {VariantBoard!r}")
+        raise TypeError(f"VariantBoard must be chess.Board or a subclass, not {VariantBoard!r}")
     uci = VariantBoard.uci_variant
     if uci not in _VARIANTS:
-        raise ValueError(
-            f"no Syzygy tables for the variant {uci!r} ({VariantBoard.__name__}); pyfathom "
-            f"probes {', '.join(sorted(_VARIANTS))}")
-    return str(uci)
-
-
-def _closed(*args: object) -> NoReturn:
-    raise ClosedTablebaseError("the tablebase has been closed")
+        raise UnsupportedVariantError(
+            f"no Syzygy tables for the variant {uci} "
+            f"({VariantBoard.__module__}.{VariantBoard.__qualname__}); pyfathom probes "
+            f"{', '.join(sorted(_VARIANTS))}")
+    return _VARIANTS[str(uci)]
 
 
 def _invalid_reasons(board: chess.Board) -> str:
@@ -75,27 +88,17 @@ class Tablebase:
     """A set of Syzygy tables, probed through pyfathom's C core.
 
     The interface is python-chess's :class:`chess.syzygy.Tablebase`
-    (``add_directory``, ``probe_wdl``, ``probe_dtz``, ``get_wdl``,
-    ``get_dtz``, ``close``, ``with``), with the same answers, plus
-    :meth:`probe` (WDL and DTZ in one call), :meth:`probe_root` (every legal
-    move ranked) and numpy batch probes.
+    (``Tablebase(*, max_fds=128, VariantBoard=chess.Board)``,
+    ``add_directory``, ``add_file``, ``probe_wdl``, ``probe_dtz``,
+    ``get_wdl``, ``get_dtz``, ``close``, ``with``), with the same answers,
+    plus :meth:`probe` (WDL and DTZ in one call), :meth:`probe_root` (every
+    legal move ranked) and numpy batch probes.
 
-    Directories are only scanned when added; a table file is memory-mapped
-    the first time a probe needs it.
-
-    **Thread safety:** every probe method may be called from any number of
-    threads at once, also with one shared board object (boards are only
-    read).  :meth:`add_directory` and :meth:`close` must not overlap with
-    probes.  The per-board probes (:meth:`probe_wdl`, :meth:`probe_dtz`,
-    :meth:`probe`) keep the GIL for their half microsecond of C; the batch
-    probes release it, and spread their rows over threads themselves.
-
-    >>> tb = pyfathom.Tablebase()
-    >>> tb.add_directory(TABLES)
-    70
-    >>> tb.largest
-    4
-    >>> tb.close()
+    ``max_fds`` is accepted and kept (as :attr:`max_fds`) but bounds
+    nothing: python-chess keeps a file descriptor open per mapped table and
+    closes the least recently used ones past ``max_fds``, while pyfathom
+    closes each descriptor right after mapping its file, so it never holds
+    any.
 
     ``VariantBoard`` (as in python-chess) probes the tables of a chess
     variant instead, with that variant's rules:
@@ -105,103 +108,169 @@ class Tablebase:
     :class:`chess.variant.AntichessBoard` (``.gtbw``/``.gtbz``, pawnless
     also ``.stbw``/``.stbz``).  Such a tablebase takes boards of its
     variant only (another board raises
-    :class:`~pyfathom.UnsupportedPositionError`, a :exc:`KeyError`).
+    :class:`~pyfathom.UnsupportedPositionError`, a :exc:`KeyError`); other
+    variants raise :class:`~pyfathom.UnsupportedVariantError`.
 
-    >>> import chess.variant
-    >>> pyfathom.Tablebase(VariantBoard=chess.variant.AtomicBoard).variant
-    'atomic'
+    Directories and files are only listed when added, and stored as
+    absolute paths (a later :func:`os.chdir` does not lose them); a table
+    file is memory-mapped the first time a probe needs it.
+
+    **Thread safety:** every probe method may be called from any number of
+    threads at once, also with one shared board object (boards are only
+    read).  :meth:`add_directory`, :meth:`add_file` and :meth:`close` must
+    not overlap with probes.  The per-board probes (:meth:`probe_wdl`,
+    :meth:`probe_dtz`, :meth:`probe`) keep the GIL for their half
+    microsecond of C; the batch probes release it, and spread their rows
+    over threads themselves.
+
+    >>> tb = pyfathom.Tablebase()
+    >>> tb.add_directory(TABLES)
+    70
+    >>> tb.largest
+    4
+    >>> tb.close()
     """
 
-    __slots__ = ("_h", "_pinned", "_board_type", "_uci_variant", "__weakref__")
+    __slots__ = ("_h", "_pinned", "_buffers", "max_fds", "variant", "__weakref__")
 
     _h: _ll.Handle
-    """The C instance (for the cffi calls); a NULL pointer once closed."""
+    """The C instance (for the cffi calls); the shared empty one
+    (:data:`_EMPTY`) once closed."""
 
     _pinned: _ll.Pinned
     """The same instance for the per-board probes (see
-    :func:`pyfathom._lowlevel.pin`); None once closed.  Neither needs a test
-    of its own on the hot path: the probes answer FATHOM_ERR_ARGUMENT for
-    them, and the error path (:meth:`_fail`) raises
-    :class:`ClosedTablebaseError`."""
+    :func:`pyfathom._lowlevel.pin`)."""
 
-    _board_type: type[chess.Board]
-    """The VariantBoard class: boards of exactly this type take the fast
-    path of the per-board probes (others are checked first)."""
+    _buffers: list[object]
+    """The table bytes given to :meth:`add_table_bytes`, which the C core
+    reads in place: kept as long as this object (not cleared by
+    :meth:`close`, so a probe still running on the instance can read
+    them)."""
 
-    _uci_variant: str
+    max_fds: Optional[int]
+    """As given; bounds nothing (pyfathom keeps no descriptor open)."""
 
-    def __init__(self, *, max_fds: Optional[int] = None,
+    variant: type[chess.Board]
+    """The ``VariantBoard`` (python-chess's attribute of that name)."""
+
+    def __init__(self, *, max_fds: Optional[int] = 128,
                  VariantBoard: type[chess.Board] = chess.Board) -> None:
-        # max_fds: python-chess's, accepted and ignored (no descriptor stays open).
-        self._uci_variant = _variant_of(VariantBoard)
-        self._board_type = VariantBoard
-        self._h = _ll.open_handle(_VARIANTS[self._uci_variant])
+        c_variant = _variant_of(VariantBoard)
+        self.max_fds = max_fds
+        self.variant = VariantBoard
+        self._h = _ll.open_handle(c_variant)
         self._pinned = _ll.pin(self._h)
-
-    @property
-    def variant(self) -> str:
-        """The ``uci_variant`` of the boards this tablebase probes
-        (``"chess"``, ``"atomic"``, ``"suicide"``, ``"giveaway"`` or
-        ``"antichess"``)."""
-        return self._uci_variant
+        self._buffers = []
 
     # ---- lifetime ----------------------------------------------------------
 
     def _handle(self) -> _ll.Handle:
-        h = self._h
-        if h is _CLOSED:
-            _closed()
-        return h
+        """The C instance (the empty shared one once closed)."""
+        return self._h
 
-    def add_directory(self, directory: StrPath, load_wdl: bool = True,
+    def _own_handle(self) -> _ll.Handle:
+        """The instance to add tables to: a new one after :meth:`close`."""
+        if self._h is _EMPTY:
+            h = _ll.open_handle()
+            self._pinned = _ll.pin(h)
+            self._h = h
+        return self._h
+
+    def add_directory(self, directory: StrPath, *, load_wdl: bool = True,
                       load_dtz: bool = True) -> int:
-        """Register the tables (``*.rtbw``, ``*.rtbz``; a variant's own
-        suffixes for a variant tablebase) found in a directory.
+        """Register the tables (``*.rtbw``, ``*.rtbz``) found in a directory.
 
         Nothing is opened or mapped yet.  A table already registered is
-        replaced by the one found here.  Returns the number of table files
-        found.
+        replaced by the one found here.  The directory is stored as an
+        absolute path.  Returns the number of table files found.
 
         :raises: :exc:`FileNotFoundError` / :exc:`NotADirectoryError` if
             ``directory`` is not a directory.
         """
-        h = self._handle()
-        path = os.fspath(directory)
+        path = os.path.abspath(os.fspath(directory))
         if not os.path.isdir(path):
             if os.path.exists(path):
                 raise NotADirectoryError(20, "not a directory", path)
             raise FileNotFoundError(2, "no such tablebase directory", path)
-        return _ll.add_directory(h, path, load_wdl, load_dtz)
+        return _ll.add_directory(self._own_handle(), path, load_wdl, load_dtz)
+
+    def add_file(self, path: StrPath, *, load_wdl: bool = True, load_dtz: bool = True) -> int:
+        """Register one table file, as :meth:`chess.syzygy.Tablebase.add_file`.
+
+        Returns 1 if ``path`` is a regular file named as a table
+        (``KRvK.rtbw`` with ``load_wdl``, ``KRvK.rtbz`` with ``load_dtz``;
+        the name must be the normalised one, as python-chess requires), 0
+        otherwise, also when it does not exist.  The file is not opened
+        yet; its path is stored as an absolute path.  It replaces a file of
+        the same table registered before.
+
+        >>> tb = pyfathom.Tablebase()
+        >>> tb.add_file(os.path.join(TABLES, "KRvK.rtbw")), tb.add_file("no/KvK.rtbw")
+        (1, 0)
+        >>> tb.probe_wdl(chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"))
+        WDL.LOSS
+        >>> tb.close()
+        """
+        full = os.path.abspath(os.fspath(path))
+        if not os.path.isfile(full):
+            return 0
+        return _ll.add_file(self._own_handle(), full, load_wdl, load_dtz)
+
+    def add_table_bytes(self, name: str, data: "bytes | bytearray | memoryview") -> None:
+        """Register one table from bytes already in memory, instead of a file:
+        read from an archive, a database or the network.
+
+        ``name`` is the file name the bytes would have (``"KQvK.rtbw"``,
+        ``"KRPvKR.rtbz"``).  The bytes are not copied: the C core reads them
+        in place, and this tablebase keeps a reference to them; do not
+        change them afterwards.  They are checked as a mapped file is (size,
+        magic, every offset) by the first probe that needs them, which
+        raises :class:`~pyfathom.CorruptTableError` naming
+        ``memory:<name>`` for damaged bytes.  A table already registered
+        under that name is replaced.
+
+        >>> with pyfathom.Tablebase() as tb:
+        ...     tb.add_table_bytes("KQvK.rtbw", open(f"{TABLES}/KQvK.rtbw", "rb").read())
+        ...     tb.probe_wdl(chess.Board("8/8/8/8/8/2k5/8/KQ6 w - - 0 1"))
+        WDL.WIN
+
+        :raises ValueError: ``name`` is not the name of a table file.
+        """
+        self._buffers.append(_ll.add_table_memory(self._own_handle(), name, data))
 
     @property
     def largest(self) -> int:
         """Pieces in the largest WDL table registered (Fathom's
         ``TB_LARGEST``); 0 when there is none.  Positions with more pieces
-        raise :class:`~pyfathom.TooManyPiecesError`."""
-        return _ll.largest(self._handle())
+        are probed too, as python-chess probes them (see :meth:`probe_wdl`)."""
+        return _ll.largest(self._h)
 
     @property
     def mapped_count(self) -> int:
         """Table files memory-mapped so far (they are mapped on first use)."""
-        return _ll.mapped_count(self._handle())
+        return _ll.mapped_count(self._h)
 
     @property
     def closed(self) -> bool:
-        """True once :meth:`close` has been called."""
-        return self._h is _CLOSED
+        """True after :meth:`close`, until tables are added again."""
+        return self._h is _EMPTY
 
     def close(self) -> None:
         """Unmap every table and free the C instance.
 
-        Probing afterwards raises :class:`~pyfathom.ClosedTablebaseError`.
-        Closing twice is fine.  Closing while other threads are inside a
-        probe is safe: each probe holds a reference to the C instance for
-        the length of its call, and the instance is freed when the last
-        such reference goes (at once when no probe is running; under
-        CPython's reference counting this is deterministic).
+        As python-chess's ``close()``, the object stays usable as an empty
+        tablebase: probes that need no table (KvK) answer, the others raise
+        :class:`~pyfathom.MissingTableError` (so ``get_*`` return their
+        default), and :meth:`add_directory` / :meth:`add_file` fill it
+        again.  Closing twice is fine.  Closing while other threads are
+        inside a probe is safe: each probe holds a reference to the C
+        instance for the length of its call, and the instance is freed when
+        the last such reference goes (at once when no probe is running;
+        under CPython's reference counting this is deterministic).
         """
-        self._pinned = None
-        self._h = _CLOSED
+        # _h first: a probe that sees the empty _pinned then sees closed.
+        self._h = _EMPTY
+        self._pinned = _EMPTY_PINNED
 
     def __enter__(self) -> Tablebase:
         return self
@@ -212,7 +281,7 @@ class Tablebase:
         self.close()
 
     def __repr__(self) -> str:
-        if self._h is _CLOSED:
+        if self._h is _EMPTY:
             return "<pyfathom.Tablebase (closed)>"
         return f"<pyfathom.Tablebase largest={self.largest}>"
 
@@ -220,40 +289,52 @@ class Tablebase:
 
     def _check_supported(self, board: chess.Board) -> None:
         """Raise for a board of another variant than the tablebase's or a
-        board with castling rights (or a closed tablebase); return for a
-        subclass of the tablebase's board class that plays its game.  (The
-        hot path tests ``type(board)``, which is cheaper than reading
+        board with castling rights; return for a subclass of the
+        tablebase's board class that plays its game.  (The hot path tests
+        ``type(board)``, which is cheaper than reading
         ``board.uci_variant``, a class attribute.)"""
-        self._handle()
-        if board.uci_variant != self._uci_variant:
+        game = self.variant.uci_variant
+        if board.uci_variant != game:
             # As chess.syzygy: a KeyError, the tables answer another game.
-            game = "standard chess" if self._uci_variant == "chess" else self._uci_variant
+            name = "standard chess" if game == "chess" else game
             raise UnsupportedPositionError(
-                f"syzygy tables for {game}, probed with {board.uci_variant}: "
+                f"syzygy tables for {name}, probed with {board.uci_variant}: "
                 f"{board.fen()}")
         if board.castling_rights:
-            _ll.raise_error(_ll.ERR_CASTLING, board.fen())
+            _ll.raise_error(Status.CASTLING, board.fen())
 
     def _fail(self, full_probe: _ll.ProbeFn, board: chess.Board, status: int) -> NoReturn:
         """Raise the exception for a probe of ``board`` that failed with
         ``status``; ``full_probe`` (:data:`~pyfathom._lowlevel.probe_wdl_raw`
         or ``probe_dtz_raw``) repeats it for the table or file involved."""
-        handle = self._handle()  # a closed tablebase fails with FATHOM_ERR_ARGUMENT
         fen = board.fen()
         message = None
         detail = None
-        if status == _ll.ERR_TOO_MANY_PIECES:
-            message = (f"syzygy tables support up to {self.largest} pieces, "
+        if status == Status.TOO_MANY_PIECES:
+            message = (f"syzygy tables support up to {_ll.MAX_PIECES} pieces, "
                        f"not {chess.popcount(board.occupied)}: {fen}")
-        elif status == _ll.ERR_INVALID_POSITION:
+        elif status == Status.INVALID_POSITION:
             message = f"invalid position ({_invalid_reasons(board)}): {fen}"
         else:
             occ = board.occupied_co
-            _, detail = _ll.probe_detail(full_probe, handle, occ[1], occ[0],
+            _, detail = _ll.probe_detail(full_probe, self._h, occ[1], occ[0],
                                          board.kings, board.queens, board.rooks,
                                          board.bishops, board.knights, board.pawns,
                                          board.ep_square or 0, board.turn)
         _ll.raise_error(status, fen, detail, message)
+
+    def _bitboard_error(self, dtz: bool, white: int, black: int, kings: int, queens: int,
+                        rooks: int, bishops: int, knights: int, pawns: int, ep: int,
+                        turn: bool, status: int) -> Exception:
+        """The exception for one row of a bitboard batch probe that failed
+        with ``status`` (for :mod:`pyfathom.batch_files`, which reports bad
+        rows by line): the probe is repeated alone to learn the table or
+        file involved.  ``status`` is kept when the repeat succeeds (a file
+        readable again)."""
+        full_probe = _ll.probe_dtz_raw if dtz else _ll.probe_wdl_raw
+        again, detail = _ll.probe_detail(full_probe, self._handle(), white, black, kings,
+                                         queens, rooks, bishops, knights, pawns, ep, turn)
+        return _ll.error(again if again != Status.OK else status, "this line", detail)
 
     # ---- per-position probes (the hot path: one foreign call each) --------
 
@@ -270,6 +351,17 @@ class Tablebase:
         ...     tb.probe_wdl(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
         WDL.LOSS
 
+        Positions with more pieces than the loaded tables (up to 7) are
+        probed as python-chess probes them: captures are resolved first, so
+        where a capture into the loaded tables decides the result, that is
+        the answer (here the rook takes a piece, into KRvKB or KRvKN, with
+        only the 3-4-piece tables loaded); where none does,
+        :class:`~pyfathom.MissingTableError` names the missing table.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl(chess.Board("5BrN/8/8/8/8/2k5/8/2K5 b - - 0 1"))
+        WDL.WIN
+
         :raises: :class:`~pyfathom.MissingTableError`,
             :class:`~pyfathom.CastlingRightsError` or
             :class:`~pyfathom.TooManyPiecesError` (all :exc:`KeyError`;
@@ -280,7 +372,7 @@ class Tablebase:
             an invalid board, :class:`~pyfathom.CorruptTableError`
             (:exc:`OSError`) for a damaged file.
         """
-        if board.castling_rights or type(board) is not self._board_type:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_wdl(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -318,7 +410,7 @@ class Tablebase:
         :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
             instead of the :exc:`KeyError` s.
         """
-        if board.castling_rights or type(board) is not self._board_type:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -341,7 +433,7 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or type(board) is not self._board_type:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -408,16 +500,15 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or type(board) is not self._board_type:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
-        h = self._handle()
         occ = board.occupied_co
-        res = _ll.probe_root(h, occ[1], occ[0], board.kings, board.queens,
+        res = _ll.probe_root(self._h, occ[1], occ[0], board.kings, board.queens,
                              board.rooks, board.bishops, board.knights,
                              board.pawns, board.ep_square or 0, board.turn,
                              board.halfmove_clock)
-        if res.status != _ll.OK:
-            if res.status in (_ll.ERR_TOO_MANY_PIECES, _ll.ERR_INVALID_POSITION):
+        if res.status != Status.OK:
+            if res.status in (Status.TOO_MANY_PIECES, Status.INVALID_POSITION):
                 self._fail(_ll.probe_dtz_raw, board, res.status)
             _ll.raise_error(res.status, board.fen(), res.detail)
         Move = chess.Move
@@ -429,19 +520,18 @@ class Tablebase:
     # ---- batches ------------------------------------------------------------
 
     def _piece_limit(self) -> int:
-        """Rows with more pieces fail without a probe: the largest table's
-        size, or for a variant python-chess's limit (one piece more than a
-        table holds, where captures lead into the tables)."""
-        if self._uci_variant == "chess":
-            return self.largest
+        """Rows with more pieces fail without a probe: what any table holds,
+        or for a variant python-chess's limit (one piece more, where
+        captures lead into the tables)."""
+        if self.variant.uci_variant == "chess":
+            return _ll.MAX_PIECES
         return _ll.MAX_PIECES + 1
 
     def _check_rows_variant(self, variant: Optional[str]) -> None:
-        self._handle()
-        if variant is not None and variant != self._uci_variant:
+        game = self.variant.uci_variant
+        if variant is not None and variant != game:
             raise UnsupportedPositionError(
-                f"tablebase has been opened for {self._uci_variant}, "
-                f"probed with rows of {variant}")
+                f"tablebase has been opened for {game}, probed with rows of {variant}")
 
     def probe_wdl_many(self, boards: Iterable[chess.Board], *,
                        threads: Optional[int] = None,
@@ -460,11 +550,11 @@ class Tablebase:
         ...                        chess.Board()])
         array([  -2, -128], dtype=int8)
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
-        out: npt.NDArray[np.int8] = _batch.probe_many(
-            self._handle(), self._piece_limit(), boards, False, threads, status,
-            self._uci_variant)
+        out: npt.NDArray[np.int8] = _batch_arrays.probe_many(
+            self._h, self._piece_limit(), boards, False, threads, status,
+            str(self.variant.uci_variant))
         return out
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
@@ -477,11 +567,11 @@ class Tablebase:
         ...     tb.probe_dtz_many([chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")])
         array([-53], dtype=int16)
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
-        out: npt.NDArray[np.int16] = _batch.probe_many(
-            self._handle(), self._piece_limit(), boards, True, threads, status,
-            self._uci_variant)
+        out: npt.NDArray[np.int16] = _batch_arrays.probe_many(
+            self._h, self._piece_limit(), boards, True, threads, status,
+            str(self.variant.uci_variant))
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -542,12 +632,12 @@ class Tablebase:
             :exc:`ValueError` for a wrong shape, a length that differs from
             ``white``'s, or a value out of range.
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
         self._check_rows_variant(variant)
-        out: npt.NDArray[np.int8] = _batch.probe_arrays(
-            self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
-                             turn), False, threads, status)
+        out: npt.NDArray[np.int8] = _batch_arrays.probe_arrays(
+            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            False, threads, status)
         return out
 
     def probe_dtz_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -563,26 +653,35 @@ class Tablebase:
         :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
         :meth:`probe_wdl_bitboards`.
         """
-        from pyfathom import _batch
+        from pyfathom import _batch_arrays
 
         self._check_rows_variant(variant)
-        out: npt.NDArray[np.int16] = _batch.probe_arrays(
-            self._handle(), (white, black, kings, queens, rooks, bishops, knights, pawns, ep,
-                             turn), True, threads, status)
+        out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
+            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            True, threads, status)
         return out
 
 
-def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool = True,
-                   load_dtz: bool = True, max_fds: Optional[int] = None,
+def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool = True,
+                   load_dtz: bool = True, max_fds: Optional[int] = 128,
                    VariantBoard: type[chess.Board] = chess.Board) -> Tablebase:
-    """Open the Syzygy tables in one directory or a list of directories.
+    """Open the Syzygy tables of a directory: :func:`chess.syzygy.open_tablebase`.
 
-    Same call as :func:`chess.syzygy.open_tablebase` (``max_fds`` is accepted
-    for compatibility and ignored: pyfathom keeps no file descriptor open).
-    Only the directory listing happens now; tables are mapped when probed.
+    ``Tablebase(max_fds=max_fds, VariantBoard=VariantBoard)``, then
+    :meth:`~Tablebase.add_directory`, as python-chess.  As an extra,
+    ``directory`` may also be a list of directories, or a string of
+    directories separated by :data:`os.pathsep` (as ``$SYZYGY_PATH``) that
+    is not itself a directory; empty entries are skipped.  Only the
+    directory listing happens now; tables are mapped when probed.  See
+    :class:`Tablebase` for ``max_fds`` (accepted, bounds nothing) and
+    ``VariantBoard`` (standard chess, atomic, suicide, giveaway, antichess).
 
     Probing needs the table of the position's material and of every material
     its captures and promotions lead to.
+
+    >>> with pyfathom.open_tablebase(TABLES) as tb:
+    ...     tb.largest
+    4
 
     ``VariantBoard``: the tables of a chess variant, as in python-chess
     (see :class:`Tablebase`):
@@ -592,17 +691,21 @@ def open_tablebase(paths: Union[StrPath, Sequence[StrPath]], *, load_wdl: bool =
     ...     tb.largest  # TABLES holds standard tables only
     0
 
-    >>> with pyfathom.open_tablebase(TABLES) as tb:
-    ...     tb.largest
-    4
-
-    :raises: :exc:`FileNotFoundError` if a directory does not exist.
+    :raises: :exc:`FileNotFoundError` if a directory does not exist,
+        :class:`~pyfathom.UnsupportedVariantError` for a ``VariantBoard``
+        of a chess variant without Syzygy tables.
     """
-    if isinstance(paths, (str, bytes, os.PathLike)):
-        paths = [paths]
-    tb = Tablebase(VariantBoard=VariantBoard)
+    if isinstance(directory, (str, os.PathLike)):
+        from pyfathom.tables import split_path_list  # "a:b" as tb_init and $SYZYGY_PATH
+
+        directories: Sequence[StrPath] = split_path_list(directory)
+    elif isinstance(directory, bytes):
+        directories = [directory]
+    else:
+        directories = directory
+    tb = Tablebase(max_fds=max_fds, VariantBoard=VariantBoard)
     try:
-        for path in paths:
+        for path in directories:
             tb.add_directory(path, load_wdl=load_wdl, load_dtz=load_dtz)
     except BaseException:
         tb.close()

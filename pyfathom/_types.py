@@ -21,8 +21,10 @@ class Status(enum.IntEnum):
 
     Batch calls fill a ``status`` array with these codes on request (see
     :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers are the
-    C core's status codes, plus ``VARIANT``, which only the board-based
-    calls give.
+    C core's status codes (``enum fathom_status`` in ``fathom.h``, their one
+    definition: :mod:`pyfathom._lowlevel` refuses to import if a member here
+    disagrees with it), plus ``VARIANT``, which only the board-based calls
+    give.
 
     >>> pyfathom.Status(1)
     Status.MISSING_TABLE
@@ -36,7 +38,7 @@ class Status(enum.IntEnum):
     CASTLING = 2
     """The position has castling rights: the tables hold none."""
     TOO_MANY_PIECES = 3
-    """More pieces than the largest table loaded."""
+    """More than 7 pieces (more than any Syzygy table holds)."""
     INVALID_POSITION = 4
     """Not a legal position (``board.is_valid()`` would be false), or masks
     that do not describe one."""
@@ -69,6 +71,12 @@ class WDL(enum.IntEnum):
     True
     >>> pyfathom.WDL(-1)
     WDL.BLESSED_LOSS
+
+    ``str`` and ``format`` give the number, as for python-chess's ints;
+    ``repr`` the name:
+
+    >>> print(pyfathom.WDL.LOSS, f"{pyfathom.WDL.WIN:+d}", "%s" % pyfathom.WDL.DRAW)
+    -2 +2 0
     """
 
     LOSS = -2
@@ -84,6 +92,14 @@ class WDL(enum.IntEnum):
 
     def __repr__(self) -> str:
         return f"WDL.{self.name}"
+
+    # The number, as python-chess's plain ints print, on every Python:
+    # before 3.11, IntEnum's str() (so print, "%s", csv) gave "WDL.LOSS".
+    def __str__(self) -> str:
+        return int.__repr__(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return int.__format__(self, format_spec)
 
 
 class Probe(NamedTuple):
@@ -131,10 +147,13 @@ class RootMove(NamedTuple):
     DTZ may be rounded: see :attr:`Probe.dtz_precise`.
 
     ``rank`` is Fathom's / Stockfish's ``tbRank``, an integer where higher is
-    better.  It separates outcomes (wins within the 50-move rule rank
-    highest, then cursed wins by DTZ, draws, blessed losses, losses) but does
-    not separate moves of one outcome class: every win within the 50-move
-    rule has the same rank, as has every loss within it.
+    better.  It separates outcomes (wins certain within the 50-move rule
+    rank highest, then other wins by DTZ, draws, blessed losses, losses) but
+    does not separate moves of one outcome class: every certain win has the
+    same rank, as has every loss within the rule.  A win is certain when it
+    fits in the clock even if its DTZ, stored rounded, is one ply short; a
+    rounded DTZ exactly at the limit ranks below the certain wins, so that
+    ``best_move`` never gambles a win on rounding.
     :attr:`RootProbe.moves` is further ordered by DTZ inside a rank.
     """
 

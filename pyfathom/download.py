@@ -4,9 +4,9 @@ Two ways in, both used by ``pyfathom download``:
 
 * :func:`download_default` puts the 35 regular 3- and 4-piece tables (70
   files, about 4.5 MB) from python-chess 1.11.2's source distribution into a
-  directory, through :mod:`pyfathom._sdist` (the one code path that fetches
-  that archive with pip and checks the archive's and every file's pinned
-  sha256).
+  directory, through :mod:`pyfathom._default_tables` (the one code path that
+  fetches that archive with pip and checks the archive's and every file's
+  pinned sha256).
 * :func:`mirror` copies ``.rtbw`` / ``.rtbz`` files from an HTTP directory
   listing (the links of an index page) or from a local folder: how users get
   the 5-, 6- and 7-piece sets.  Partial files are resumed (HTTP ``Range``),
@@ -22,7 +22,6 @@ Tables are looked up (:func:`table_dirs`) from an explicit list, else
 
 from __future__ import annotations
 
-import hashlib
 import html.parser
 import os
 import re
@@ -37,7 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import _sdist
+import chess.syzygy
+
+from . import _default_tables
+from ._filecopy import copy_stream, sha256_file
 
 __all__ = [
     "DownloadError",
@@ -45,17 +47,22 @@ __all__ = [
     "default_dir",
     "table_dirs",
     "find_table_files",
-    "TABLE_NAME",
+    "is_table_file",
     "download_default",
     "read_checksums",
     "mirror",
     "MirrorResult",
 ]
 
-TABLE_NAME = re.compile(r"^K[QRBNP]*vK[QRBNP]*\.rtb[wz]$")
-"""File names of regular Syzygy tables (``KRPvKR.rtbw``, ``KQvK.rtbz``)."""
 
-_CHUNK = 1 << 16
+def is_table_file(name: str) -> bool:
+    """Whether *name* is the file name of a regular Syzygy table
+    (``KRPvKR.rtbw``, ``KQvK.rtbz``): python-chess's
+    :func:`chess.syzygy.is_tablename` for the stem (with either side first)."""
+    stem, _, suffix = name.rpartition(".")
+    return suffix in ("rtbw", "rtbz") and chess.syzygy.is_tablename(
+        stem, normalized=False, piece_count=None)
+
 
 Progress = Callable[[str, int, int], None]
 """``progress(label, done, total)``: bytes (mirror) or files (default set);
@@ -124,7 +131,7 @@ def find_table_files(dirs: Iterable[Path]) -> dict[str, list[Path]]:
         except OSError:
             continue
         for name in names:
-            if TABLE_NAME.match(name) and (Path(d) / name).is_file():
+            if is_table_file(name) and (Path(d) / name).is_file():
                 found.setdefault(name, []).append(Path(d) / name)
     return found
 
@@ -144,6 +151,25 @@ def _remove_stale_parts(dest: Path) -> None:
 
 
 # --- the default 3-4-piece set ----------------------------------------------
+
+_NO_PIP = (
+    f"pip is not available to this Python ({sys.executable}), and it fetches the tables' "
+    f"archive: install pip (python -m ensurepip), or get {_default_tables.SDIST_FILENAME} another way "
+    f"(`pip download --no-deps --no-binary :all: {_default_tables.SDIST_REQUIREMENT}` with any other "
+    f"Python, or the file list of https://pypi.org/project/chess/1.11.2/) and run: "
+    f"pyfathom download --archive {_default_tables.SDIST_FILENAME}"
+)
+
+
+def _have_pip() -> bool:
+    """Whether ``python -m pip`` can run here (pip is importable)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("pip") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules["pip"] is None
+        return False
+
 
 
 def download_default(
@@ -165,13 +191,15 @@ def download_default(
         checksum (nothing unverified is left in *dest*).
     """
     out = Path(dest).expanduser()
-    if _sdist.tables_present(out):
+    if _default_tables.tables_present(out):
         return 0
+    if archive is None and not _have_pip():
+        raise DownloadError(_NO_PIP)
     out.mkdir(parents=True, exist_ok=True)
     _remove_stale_parts(out)
     before = {
-        name for name, digest in _sdist.TABLE_SHA256.items()
-        if (out / name).is_file() and _sdist.sha256_file(out / name) == digest
+        name for name, digest in _default_tables.TABLE_SHA256.items()
+        if (out / name).is_file() and sha256_file(out / name) == digest
     }
 
     def step(name: str, index: int, total: int) -> None:
@@ -183,16 +211,16 @@ def download_default(
         if archive is None:
             tmp = tempfile.mkdtemp(prefix="pyfathom-sdist-")
             if log is not None:
-                log(f"fetching {_sdist.SDIST_FILENAME} from PyPI with pip ...")
-            archive_path = _sdist.fetch_python_chess_sdist(tmp)
+                log(f"fetching {_default_tables.SDIST_FILENAME} from PyPI with pip ...")
+            archive_path = _default_tables.fetch_python_chess_sdist(tmp)
         else:
             archive_path = Path(archive)
             if not archive_path.is_file():
                 raise DownloadError(f"archive not found: {archive_path}")
-        _sdist.extract_tables(archive_path, out, progress=step)
-    except _sdist.ChecksumError as e:
+        _default_tables.extract_tables(archive_path, out, progress=step)
+    except _default_tables.ChecksumError as e:
         raise ChecksumMismatch(f"checksum mismatch, refused: {e}") from None
-    except (_sdist.SdistError, OSError) as e:
+    except (_default_tables.SdistError, OSError) as e:
         if isinstance(e, DownloadError):
             raise
         raise DownloadError(str(e)) from None
@@ -200,7 +228,7 @@ def download_default(
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
         _remove_stale_parts(out)
-    return len(_sdist.TABLE_SHA256) - len(before)
+    return len(_default_tables.TABLE_SHA256) - len(before)
 
 
 # --- mirrors: an HTTP directory listing or a local folder -------------------
@@ -272,7 +300,7 @@ def list_remote(url: str) -> dict[str, str]:
     for href in parser.hrefs:
         absolute = urllib.parse.urljoin(url, href)
         name = urllib.parse.unquote(urllib.parse.urlsplit(absolute).path.rsplit("/", 1)[-1])
-        if TABLE_NAME.match(name):
+        if is_table_file(name):
             found.setdefault(name, absolute)
     return found
 
@@ -292,7 +320,7 @@ def list_local(folder: str | os.PathLike[str]) -> dict[str, Path]:
         names = sorted(os.listdir(root))
     except OSError as e:
         raise DownloadError(f"cannot list {root}: {e.strerror or e}") from None
-    return {n: root / n for n in names if TABLE_NAME.match(n) and (root / n).is_file()}
+    return {n: root / n for n in names if is_table_file(n) and (root / n).is_file()}
 
 
 @dataclass
@@ -304,12 +332,12 @@ class MirrorResult:
     failed: list[tuple[str, str]] = field(default_factory=list)  # (name, reason)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+def _bytes_progress(progress: Progress | None, name: str,
+                    total: int) -> Callable[[int], None] | None:
+    """:data:`Progress` for one file, as :func:`copy_stream` calls it."""
+    if progress is None:
+        return None
+    return lambda done: progress(name, done, total)
 
 
 def _remote_size(url: str) -> int | None:
@@ -355,14 +383,8 @@ def _fetch_http(url: str, part: Path, name: str, size: int | None, progress: Pro
             with open(part, mode) as out:
                 if progress is not None:
                     progress(name, done, size or 0)
-                while True:
-                    chunk = response.read(_CHUNK)
-                    if not chunk:
-                        break
-                    out.write(chunk)
-                    done += len(chunk)
-                    if progress is not None:
-                        progress(name, done, size or 0)
+                done = copy_stream(response, out, done=done, progress=_bytes_progress(
+                    progress, name, size or 0))
                 out.flush()
                 os.fsync(out.fileno())
         except (OSError, ValueError) as e:
@@ -383,14 +405,7 @@ def _fetch_local(src: Path, part: Path, name: str, progress: Progress | None) ->
         inp.seek(have)
         if progress is not None:
             progress(name, done, size)
-        while True:
-            chunk = inp.read(1 << 20)
-            if not chunk:
-                break
-            out.write(chunk)
-            done += len(chunk)
-            if progress is not None:
-                progress(name, done, size)
+        copy_stream(inp, out, done=done, progress=_bytes_progress(progress, name, size))
         out.flush()
         os.fsync(out.fileno())
 
@@ -438,7 +453,7 @@ def mirror(
             size = _remote_size(str(where)) if remote else Path(where).stat().st_size
             if target.is_file():
                 if expected is not None:
-                    if _sha256(target) == expected:
+                    if sha256_file(target) == expected:
                         result.skipped.append(name)
                         continue
                 elif size is not None and target.stat().st_size == size:
@@ -451,7 +466,7 @@ def mirror(
             if size is not None and part.stat().st_size != size:
                 raise DownloadError(f"{name}: size {part.stat().st_size}, expected {size}")
             if expected is not None:
-                actual = _sha256(part)
+                actual = sha256_file(part)
                 if actual != expected:
                     part.unlink()
                     raise ChecksumMismatch(f"{name}: sha256 {actual}, expected {expected}; refused")

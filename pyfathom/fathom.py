@@ -222,8 +222,9 @@ rule50, castling, ep, turn) -> int``: WDL of a position, 0..4
 (:data:`TB_LOSS` .. :data:`TB_WIN`), or :data:`TB_RESULT_FAILED`.
 
 As Fathom: fails unless ``rule50 == 0`` and ``castling == 0`` (Syzygy
-tables hold neither), and when a table is missing or the position has more
-than ``TB_LARGEST`` pieces.  Thread safe.  Engines call it at every node, so
+tables hold neither), when a table is missing, and past 7 pieces; a position
+with more than ``TB_LARGEST`` pieces is answered where a capture into the
+loaded tables decides it.  Thread safe.  Engines call it at every node, so
 it is a compiled function with no Python frame around it, and not a cffi
 call: bitboards are read as any int modulo 2**64, ``ep`` may also be None,
 ``turn`` is read for its truth value, and a ``rule50``, ``castling`` or

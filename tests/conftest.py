@@ -1,7 +1,7 @@
 """Session fixtures: the test tables, python-chess's oracle, an open pyfathom.
 
 The 70 table files and ``endgame.epd`` come from python-chess's sdist on PyPI
-through :mod:`pyfathom._sdist` (checksums pinned there), cached under
+through ``tests/table_cache.py`` (checksums pinned), cached under
 ``$PYFATHOM_TEST_CACHE`` or ``~/.cache/pyfathom-tests``.  A CI machine starts
 with an empty cache and fetches them once per run.
 
@@ -52,34 +52,28 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             item.add_marker(skip)
 
 
-def _cache_root() -> Path:
-    env = os.environ.get("PYFATHOM_TEST_CACHE")
-    root = Path(env) if env else Path.home() / ".cache" / "pyfathom-tests"
-    root.mkdir(parents=True, exist_ok=True)
-    return root
-
-
 @pytest.fixture(scope="session")
 def test_cache() -> Path:
-    """The test cache directory (tables, the sdist, cached oracle answers)."""
-    return _cache_root()
+    """The test cache directory (the tables and the sdist they come from)."""
+    import table_cache
+
+    return table_cache.cache_dir()
 
 
 @pytest.fixture(scope="session")
 def syzygy_dir(test_cache: Path) -> Path:
     """A directory holding the 70 verified 3-4-piece tables (and endgame.epd)."""
-    from pyfathom import _sdist
+    import table_cache
 
-    dest = test_cache / "syzygy-chess-1.11.2"
-    return _sdist.ensure_tables(dest, test_cache, include_epd=True)
+    return table_cache.tables_dir()
 
 
 @pytest.fixture(scope="session")
 def endgame_epd(syzygy_dir: Path) -> Path:
     """python-chess's ``data/endgame.epd``: positions with wdl/dtz opcodes."""
-    from pyfathom import _sdist
+    import table_cache
 
-    return syzygy_dir / _sdist.ENDGAME_EPD
+    return syzygy_dir / table_cache.ENDGAME_EPD
 
 
 @pytest.fixture(scope="session")
@@ -102,14 +96,3 @@ def oracle(syzygy_dir: Path) -> Iterator[chess.syzygy.Tablebase]:
         yield tb
     finally:
         tb.close()
-
-
-@pytest.fixture(scope="session")
-def oracle_cache(test_cache: Path) -> Path | None:
-    """Where cached python-chess answers live (recomputed whenever missing).
-
-    Set ``PYFATHOM_TEST_NO_ORACLE_CACHE=1`` to always recompute.
-    """
-    if os.environ.get("PYFATHOM_TEST_NO_ORACLE_CACHE"):
-        return None
-    return test_cache

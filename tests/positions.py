@@ -13,20 +13,17 @@ since one table file holds both.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import multiprocessing
 import os
 import random
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import chess
 import chess.syzygy
 
 GENERATOR_VERSION = 1
-"""Bumped whenever a generator changes what it returns for a seed, so that
-cached oracle answers keyed on it are recomputed."""
+"""Part of every sample's seed: bumped whenever a generator changes what it
+returns for a seed (then rewrite the committed answers: tests/expected.py)."""
 
 TABLES_3 = ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK"]
 """The five 3-piece tables."""
@@ -284,7 +281,8 @@ def to_arrays(boards: Sequence[chess.Board]) -> dict[str, "object"]:
 
 
 # --------------------------------------------------------------------------
-# Oracle: python-chess answers, computed in worker processes and cached.
+# Oracle: python-chess answers, computed in worker processes (for
+# tests/expected.py, which writes the committed answers).
 
 _ORACLE_TB: chess.syzygy.Tablebase | None = None
 
@@ -315,45 +313,19 @@ def _oracle_chunk(args: tuple[list[str], bool]) -> list[list[object]]:
     return [_oracle_one(_ORACLE_TB, fen, dtz) for fen in fens]
 
 
-def _tables_digest(directory: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(directory.glob("*.rtb[wz]")):
-        st = path.stat()
-        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:16]
-
-
 def oracle_answers(
     directory: str | os.PathLike[str],
     fens: Sequence[str],
     *,
     dtz: bool = True,
-    cache_dir: str | os.PathLike[str] | None = None,
     processes: int | None = None,
 ) -> list[tuple[int | str, int | str | None]]:
     """python-chess's ``(probe_wdl, probe_dtz)`` for each FEN.
 
     A ``KeyError`` raised by python-chess is returned as its class name.
     The work is spread over *processes* worker processes (default: one per
-    CPU).  With *cache_dir*, answers are stored in a file keyed by the FENs,
-    the table files, python-chess's version and :data:`GENERATOR_VERSION`,
-    and reused while that file exists; a missing cache is simply recomputed.
+    CPU).
     """
-    directory = Path(directory)
-    cache_file: Path | None = None
-    if cache_dir is not None:
-        h = hashlib.sha256()
-        h.update(f"{GENERATOR_VERSION}:{chess.__version__}:{dtz}:".encode())
-        h.update(_tables_digest(directory).encode())
-        for fen in fens:
-            h.update(fen.encode() + b"\n")
-        cache_file = Path(cache_dir) / "oracle" / f"{h.hexdigest()[:24]}.json"
-        try:
-            data = json.loads(cache_file.read_text())
-            if len(data) == len(fens):
-                return [(w, d) for w, d in data]
-        except (OSError, ValueError):
-            pass
     procs = processes or os.cpu_count() or 1
     chunk = 250
     jobs = [(list(fens[i:i + chunk]), dtz) for i in range(0, len(fens), chunk)]
@@ -365,13 +337,7 @@ def oracle_answers(
         ctx = multiprocessing.get_context(method)
         with ctx.Pool(procs, initializer=_oracle_init, initargs=(str(directory),)) as pool:
             parts = pool.map(_oracle_chunk, jobs, chunksize=1)
-    result = [(r[0], r[1]) for part in parts for r in part]
-    if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(result))
-        os.replace(tmp, cache_file)
-    return result  # type: ignore[return-value]
+    return [(r[0], r[1]) for part in parts for r in part]  # type: ignore[misc]
 
 
 # --------------------------------------------------------------------------

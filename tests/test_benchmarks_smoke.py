@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -41,3 +43,20 @@ def test_bench_python_runs(syzygy_dir: Path) -> None:
                 "--oracle-positions", "10", "--runs", "1", "--min-seconds", "0",
                 "--batch-lines", "0")
     assert proc.returncode == 0 and "probe_wdl" in proc.stdout, proc.stdout + proc.stderr
+
+
+SHARED_5 = ROOT.parent / "shared" / "syzygy5"
+
+
+@pytest.mark.skipif(not (SHARED_5 / "KBBvKN.rtbz").exists(),
+                    reason=f"5-piece tables not found: {SHARED_5}")
+def test_bench_5piece_runs(syzygy_dir: Path) -> None:
+    proc = _run("bench_5piece.py", "--tables", str(syzygy_dir), "--tables5", str(SHARED_5),
+                "--positions", "200", "--oracle-positions", "10", "--runs", "1",
+                "--min-seconds", "0", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    for name in ("3-4", "5"):
+        assert res[name]["c_failed"] == 0 and res[name]["c_root_per_sec"] > 0
+        for key in ("wdl_ratio", "dtz_ratio", "wdl_ratio_cpu", "dtz_ratio_cpu"):
+            assert res[name][key] > 0, (name, key, res)

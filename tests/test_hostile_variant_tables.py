@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from test_hostile_fuzz import replay_exes  # noqa: F401 - a fixture, shared
-from test_hostile_tables import check, run_cases, run_rows, truncation_offsets, write_case
+from test_hostile_tables import check, run_cases, run_rows, truncation_offsets
 from variant_positions import variant_dir
 
 # (variant, folder, table file): enc types 0, 2 (adjacent), 3, 4, pawns.
@@ -30,6 +30,15 @@ FILES = [
     ("giveaway", "giveaway", "KvK.gtbw"), ("giveaway", "giveaway", "QNvB.gtbz"),
 ]
 SENSITIVE = 8
+
+
+def write_case(tmp_path: Path, name: str, file_name: str, data: bytes) -> Path:
+    """The damaged file alone in a directory of its own (opened after the
+    real tables, so it replaces the real file of its table)."""
+    d = tmp_path / name
+    d.mkdir()
+    (d / file_name).write_bytes(data)
+    return d / file_name
 
 
 def _id(entry: tuple[str, str, str]) -> str:

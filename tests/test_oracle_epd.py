@@ -10,14 +10,8 @@ import chess
 import chess.syzygy
 import pytest
 
-from positions import (
-    ALL_TABLES,
-    bitboards,
-    compare_with_oracle,
-    mismatch_report,
-    oracle_answers,
-    table_sample,
-)
+from expected import expected_answers, fathom_boards, fen
+from positions import bitboards, compare_with_oracle, mismatch_report
 
 
 def _epd_lines(path: Path) -> list[tuple[int, str]]:
@@ -45,7 +39,7 @@ def test_endgame_epd(endgame_epd: Path, tablebase: Any,
 
 
 HARD_CASES = [
-    # The issue's hard cases.  The first and third have 5 pieces: with the
+    # Known hard cases.  The first and third have 5 pieces: with the
     # 3-4-piece test tables python-chess raises MissingTableError, and
     # pyfathom must raise a KeyError too (more pieces than tb.largest).
     "3K4/8/3k4/8/4p3/4B3/5P2/8 w - - 0 5",
@@ -87,14 +81,13 @@ def test_hard_case_en_passant_dtz(oracle: chess.syzygy.Tablebase, tablebase: Any
     assert tablebase.probe_wdl(board) == oracle.probe_wdl(board)
 
 
-def test_fathom_compatible_wdl(syzygy_dir: Path, oracle_cache: Path | None) -> None:
+def test_fathom_compatible_wdl(syzygy_dir: Path) -> None:
     """pyfathom.fathom.tb_probe_wdl(12 args) - 2 == python-chess's WDL, on
     200 positions of each of the 35 tables; plus its failure conditions."""
     import pyfathom.fathom as fathom
 
-    boards = [b for key in ALL_TABLES for b in table_sample(key, 200, seed=12)]
-    answers = oracle_answers(syzygy_dir, [b.fen(en_passant="fen") for b in boards],
-                             dtz=False, cache_dir=oracle_cache)
+    boards = fathom_boards()
+    answers = expected_answers([fen(b) for b in boards])
     assert fathom.tb_init(str(syzygy_dir))
     try:
         assert fathom.TB_LARGEST == 4

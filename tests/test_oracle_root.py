@@ -5,14 +5,14 @@ mate without a 50-move draw."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import chess
 import chess.syzygy
 import pytest
 
-from positions import ALL_TABLES, oracle_answers, random_position, table_sample
+from expected import children_fens, expected_answers, fen, root_boards
+from positions import random_position
 
 PLAYOUT_TABLES = ["KQvK", "KRvK", "KBNvK", "KPvK", "KQvKR", "KRvKP", "KPvKP"]
 PLAYOUTS_PER_TABLE = 8  # 56 won positions in all
@@ -109,29 +109,13 @@ def _key(board: chess.Board) -> str:
     return board.epd(en_passant="fen")
 
 
-def _children_fens(boards: list[chess.Board]) -> list[str]:
-    fens = []
-    for board in boards:
-        for move in board.legal_moves:
-            after = board.copy(stack=False)
-            after.push(move)
-            fens.append(after.fen(en_passant="fen"))
-    return sorted(set(fens))
-
-
-def _oracle_map(syzygy_dir: Path, fens: list[str], cache: Path | None) -> dict[str, tuple[Any, Any]]:
-    answers = oracle_answers(syzygy_dir, fens, cache_dir=cache)
-    return {_key(chess.Board(fen)): answer for fen, answer in zip(fens, answers)}
-
-
-def test_root_moves_match_python_chess(tablebase: Any, syzygy_dir: Path,
-                                       oracle_cache: Path | None) -> None:
+def test_root_moves_match_python_chess(tablebase: Any) -> None:
     """15 positions of each table at clock 0: every legal move listed once,
     ranked, each with the outcome python-chess gives its child position."""
-    boards = [b for key in ALL_TABLES
-              for b in table_sample(key, 15, seed=30, ep_share=0.3, push_share=0.1)]
-    roots = _oracle_map(syzygy_dir, [b.fen(en_passant="fen") for b in boards], oracle_cache)
-    children = _oracle_map(syzygy_dir, _children_fens(boards), oracle_cache)
+    boards = root_boards()
+    roots = {_key(b): a for b, a in zip(boards, expected_answers([fen(b) for b in boards]))}
+    child_fens = children_fens(boards)
+    children = {_key(chess.Board(f)): a for f, a in zip(child_fens, expected_answers(child_fens))}
     bad: list[str] = []
     for board in boards:
         bad += _check_root(tablebase, board, roots[_key(board)], children, 0)

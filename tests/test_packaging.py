@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -75,7 +76,17 @@ def check_installed(bindir: Path, work: Path, syzygy_dir: Path, env: dict[str, s
     assert proc.stdout.startswith("pyfathom ")
 
 
-def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir):
+@pytest.fixture(scope="module")
+def wheel_file(tmp_path_factory) -> Path:
+    """The wheel ``pip wheel`` builds from the source tree (once per module)."""
+    wheels = tmp_path_factory.mktemp("wheels")
+    sh([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, ROOT],
+       cwd=tmp_path_factory.mktemp("work"))
+    (wheel,) = wheels.glob("pyfathom_syzygy-*.whl")
+    return wheel
+
+
+def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir, wheel_file):
     work = tmp_path / "work"  # every command runs outside the source tree
     work.mkdir()
     env = clean_env()
@@ -87,7 +98,8 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir):
         names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
     for required in ("build_ffi.py", "setup.py", "pyproject.toml", "README.md",
                      "src/fathom/fathom.h", "src/fathom/fen.c", "src/fathom/fen.h",
-                     "pyfathom/__init__.py", "pyfathom/cli.py", "pyfathom/py.typed",
+                     "pyfathom/__init__.py", "pyfathom/cli/__init__.py", "pyfathom/cli/probe.py",
+                     "pyfathom/py.typed",
                      "pyfathom/_c/board_calls.c"):
         assert required in names, f"{required} missing from the sdist"
     assert not [n for n in names if n.endswith((".so", ".rtbw", ".rtbz", ".pyc"))]
@@ -96,14 +108,11 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir):
     # the wheel built from the source tree, and the sdist installed as is
     # (pip builds it from scratch in isolation).
     def wheel_pipeline() -> None:
-        wheels = tmp_path / "wheels"
-        wheels.mkdir()
-        sh([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, ROOT], cwd=work)
-        (wheel,) = wheels.glob("pyfathom_syzygy-*.whl")
+        wheel = wheel_file
         with zipfile.ZipFile(wheel) as zf:
             names = zf.namelist()
         assert any(n.startswith("pyfathom/_fathom") and n.endswith((".so", ".pyd")) for n in names)
-        assert "pyfathom/cli.py" in names and "pyfathom/py.typed" in names
+        assert "pyfathom/cli/__init__.py" in names and "pyfathom/py.typed" in names
         assert any(n.endswith("entry_points.txt") for n in names)
         bindir = fresh_venv(tmp_path / "venv-wheel", work)
         sh([bindir / "python", "-m", "pip", "install", "-q", wheel], cwd=work, env=env)
@@ -117,4 +126,83 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir):
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         futures = [pool.submit(wheel_pipeline), pool.submit(sdist_pipeline)]
         for future in futures:
+            future.result()
+
+
+# ---- one abi3 wheel for every CPython from 3.10 on -------------------------------
+
+OLDEST_PYTHON = (3, 10)
+
+
+def cpythons() -> dict[tuple[int, int], Path]:
+    """CPython interpreters on this machine by version (pyenv's, then those
+    on PATH and in /usr/bin), without free-threaded or debug builds, which
+    have no stable ABI."""
+    candidates = sorted(Path.home().glob(".pyenv/versions/3.*/bin/python3"))
+    for minor in range(10, 20):
+        for where in (shutil.which(f"python3.{minor}"), f"/usr/bin/python3.{minor}"):
+            if where and Path(where).is_file():
+                candidates.append(Path(where))
+    found: dict[tuple[int, int], Path] = {}
+    probe = ("import sys, sysconfig; print(sys.implementation.name, *sys.version_info[:2], "
+             "bool(sysconfig.get_config_var('Py_GIL_DISABLED')), hasattr(sys, 'gettotalrefcount'))")
+    for python in candidates:
+        try:
+            out = subprocess.run([python, "-c", probe], capture_output=True, text=True,
+                                 timeout=30, env=clean_env()).stdout.split()
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if len(out) == 5 and out[0] == "cpython" and out[3:] == ["False", "False"]:
+            found.setdefault((int(out[1]), int(out[2])), python)
+    return found
+
+
+@pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
+                    reason="packaging is checked in the plain run; the sanitized rerun "
+                           "is about the C core")
+def test_abi3_wheel_metadata_and_oldest_newest_python(tmp_path, syzygy_dir, wheel_file):
+    """The wheel is tagged cp310-abi3, carries the license and the
+    python-chess range, and installs and probes on the oldest supported
+    CPython and on the newest one here."""
+    assert "-cp310-abi3-" in wheel_file.name, wheel_file.name
+    with zipfile.ZipFile(wheel_file) as zf:
+        names = zf.namelist()
+        (metadata_name,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        metadata = zf.read(metadata_name).decode("utf-8")
+        (license_name,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        license_text = zf.read(license_name).decode("utf-8")
+    assert [n for n in names if n.startswith("pyfathom/_fathom")] == ["pyfathom/_fathom.abi3.so"]
+    headers = [line for line in metadata.split("\n\n", 1)[0].splitlines()]
+    assert "License-Expression: MIT" in headers
+    assert "License-File: LICENSE" in headers
+    assert license_text.startswith("MIT License")
+    chess_requirements = [h for h in headers if h.startswith("Requires-Dist: chess")
+                          and "extra ==" not in h]
+    assert chess_requirements == ["Requires-Dist: chess<2,>=1.3.2"], chess_requirements
+    assert "Requires-Python: >=3.10" in headers
+    for minor in range(10, 14):
+        assert f"Classifier: Programming Language :: Python :: 3.{minor}" in headers
+
+    pythons = cpythons()
+    if OLDEST_PYTHON not in pythons:
+        pytest.skip(f"no CPython {OLDEST_PYTHON[0]}.{OLDEST_PYTHON[1]} here (looked in "
+                    f"~/.pyenv/versions, PATH and /usr/bin): cannot try the oldest")
+    newest = max(pythons)
+    assert newest > OLDEST_PYTHON, f"only CPython 3.10 here: {pythons}"
+    work = tmp_path / "work"
+    work.mkdir()
+    env = clean_env()
+
+    def install_and_probe(version: tuple[int, int]) -> None:
+        venv = tmp_path / f"venv-{version[0]}.{version[1]}"
+        sh([pythons[version], "-m", "venv", venv], cwd=work)
+        bindir = venv / "bin"
+        sh([bindir / "python", "-m", "pip", "install", "-q", wheel_file], cwd=work, env=env)
+        got = sh([bindir / "python", "-c", "import sys; print(*sys.version_info[:2])"],
+                 cwd=work, env=env).stdout.split()
+        assert tuple(map(int, got)) == version
+        check_installed(bindir, work, syzygy_dir, env)
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        for future in [pool.submit(install_and_probe, v) for v in (OLDEST_PYTHON, newest)]:
             future.result()

@@ -50,7 +50,7 @@ def per_table(variant: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def samples(oracle_cache: Path | None) -> Iterator[dict[str, Any]]:
+def samples(test_cache: Path) -> Iterator[dict[str, Any]]:
     """Per variant: {table: (boards, python-chess answers)}, and the open
     pyfathom tablebase."""
     out: dict[str, Any] = {}
@@ -60,9 +60,9 @@ def samples(oracle_cache: Path | None) -> Iterator[dict[str, Any]]:
             tables = table_names(variant)
         except pytest.skip.Exception:
             continue
-        per_table_fens = sample_fens(variant, tables, per_table(variant), 17, oracle_cache)
+        per_table_fens = sample_fens(variant, tables, per_table(variant), 17, test_cache)
         fens = [fen for table in tables for fen in per_table_fens[table]]
-        answers = oracle_answers(variant, fens, oracle_cache)
+        answers = oracle_answers(variant, fens, test_cache)
         tb = pyfathom.open_tablebase(variant_dir(variant), VariantBoard=BOARDS[variant])
         tablebases.append(tb)
         at = 0
@@ -185,7 +185,7 @@ def test_other_variants_raise_key_error() -> None:
     atomic_dir = variant_dir("atomic")
     board = chess.variant.AtomicBoard("8/8/8/8/8/8/6n1/1K1B3k w - - 0 1")
     with pyfathom.open_tablebase(atomic_dir, VariantBoard=chess.variant.AtomicBoard) as tb:
-        assert tb.variant == "atomic"
+        assert tb.variant is chess.variant.AtomicBoard
         assert tb.probe_wdl(board) == chess.syzygy.open_tablebase(
             atomic_dir, VariantBoard=chess.variant.AtomicBoard).probe_wdl(board)
         for other in (chess.Board(board.fen()), chess.variant.SuicideBoard(board.fen())):
@@ -244,9 +244,9 @@ def test_lone_king_wdl() -> None:
 
 
 def _sdist_epd(test_cache: Path, name: str) -> list[str]:
-    from pyfathom import _sdist
+    import table_cache
 
-    archive = _sdist.fetch_python_chess_sdist(test_cache, quiet=True)
+    archive = table_cache.sdist_archive()
     with tarfile.open(archive, mode="r:gz") as tar:
         member = tar.extractfile(f"chess-1.11.2/data/{name}")
         assert member is not None
@@ -369,7 +369,7 @@ def test_cli_probe_and_batch_variant(samples: dict[str, Any], capsys: Any,
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_one_piece_beyond_the_set(variant: str, oracle_cache: Path | None) -> None:
+def test_one_piece_beyond_the_set(variant: str, test_cache: Path) -> None:
     """Positions with a piece more than any table: python-chess answers
     those whose captures lead into the tables (in antichess they must
     capture) and raises a KeyError for the others; pyfathom the same, also
@@ -387,7 +387,7 @@ def test_one_piece_beyond_the_set(variant: str, oracle_cache: Path | None) -> No
         material = (strong + extra + "v" + weak) if rng.random() < 0.5 else (strong + "v" + weak + extra)
         boards.append(random_position(variant, material, rng))
     fens = [b.fen(en_passant="fen") for b in boards]
-    answers = oracle_answers(variant, fens, oracle_cache)
+    answers = oracle_answers(variant, fens, test_cache)
     with pyfathom.open_tablebase(variant_dir(variant), VariantBoard=BOARDS[variant]) as tb:
         bad = compare_with_oracle(tb, [BOARDS[variant](f) for f in fens], answers)
     assert not bad, mismatch_report(f"{variant}, 5 pieces", len(fens), bad)

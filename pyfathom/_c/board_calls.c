@@ -147,8 +147,8 @@ static int read_turn(PyObject *value, int *out)
 
 /* probe(instance, white, black, queens, rooks, bishops, knights, pawns,
  *       ep_square, turn) -> the lean result (see fathom.h).
- * instance: a capsule from pin(), or None for a closed tablebase (answered
- * FATHOM_ERR_ARGUMENT, as the core answers a NULL instance);
+ * instance: a capsule from pin(), or None (answered FATHOM_ERR_ARGUMENT,
+ * as the core answers a NULL instance);
  * ep_square: None or a square; turn: anything with a truth value. */
 static PyObject *call_lean(lean_probe probe, const char *name,
                            PyObject *const *args, Py_ssize_t nargs)
@@ -225,7 +225,14 @@ static PyMethodDef board_calls[] = {
      "fathom_probe_dtz_lean over Python ints, arguments as board_wdl -> "
      "dtz * 2 + precise or FATHOM_LEAN_FAILED + status."},
     {"tb_probe_wdl", (PyCFunction)(void (*)(void))fathom_probe_wdl_call, METH_FASTCALL,
-     "Fathom's tb_probe_wdl over Python ints (see pyfathom.fathom)."},
+     /* The first line is the signature help() and inspect show (CPython's
+      * text-signature convention for built-in functions: "name(...)\n--\n\n"). */
+     "tb_probe_wdl(white, black, kings, queens, rooks, bishops, knights, "
+     "pawns, rule50, castling, ep, turn, /)\n--\n\n"
+     "Fathom's tb_probe_wdl: WDL of a position, 0..4 (TB_LOSS .. TB_WIN), or\n"
+     "TB_RESULT_FAILED (a missing table, more than TB_LARGEST pieces, rule50 or\n"
+     "castling not 0).  Bitboards as Python ints (square 0 = a1); ep: the\n"
+     "en-passant square or 0; turn: true for white.  See pyfathom.fathom."},
     {NULL, NULL, 0, NULL},
 };
 

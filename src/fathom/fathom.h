@@ -13,8 +13,8 @@
  * move (1 = white).
  *
  * THREAD SAFETY: every probe function may be called from any number of
- * threads on one instance at once.  Adding directories and closing an
- * instance must not overlap with probes on that instance.
+ * threads on one instance at once.  Adding directories or tables and closing
+ * an instance must not overlap with probes on that instance.
  */
 #ifndef PYFATHOM_FATHOM_H
 #define PYFATHOM_FATHOM_H
@@ -37,7 +37,7 @@ enum fathom_status {
     FATHOM_OK = 0,
     FATHOM_ERR_MISSING_TABLE = 1,    /* a table the probe needs is not loaded */
     FATHOM_ERR_CASTLING = 2,         /* castling rights: tables hold none */
-    FATHOM_ERR_TOO_MANY_PIECES = 3,  /* more pieces than the largest table */
+    FATHOM_ERR_TOO_MANY_PIECES = 3,  /* more than FATHOM_MAX_PIECES pieces */
     FATHOM_ERR_INVALID_POSITION = 4, /* inconsistent or illegal position */
     FATHOM_ERR_BAD_MAGIC = 5,        /* file does not start with the magic */
     FATHOM_ERR_BAD_SIZE = 6,         /* file size is not 16 mod 64 */
@@ -91,12 +91,38 @@ int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
                          int load_dtz, unsigned *found);
 
 /*
+ * fathom_add_file: register one table file, as fathom_add_directory does
+ * for each file of a directory (python-chess's Tablebase.add_file).  The
+ * file is not opened yet; a name that is not a regular table's (or a kind
+ * not selected by load_wdl/load_dtz) registers nothing.
+ * RETURN: FATHOM_OK (*found, may be NULL, is 1 if the file was registered,
+ * else 0), FATHOM_ERR_NO_MEMORY or FATHOM_ERR_ARGUMENT.
+ */
+int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
+                    int load_dtz, unsigned *found);
+
+/*
  * fathom_add_path_list: fathom_add_directory for each entry of a list
  * separated by `sep` (':' on POSIX, ';' on Windows, as Fathom's tb_init).
  * Empty entries are skipped; directories that cannot be read are skipped.
  */
 int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
                          unsigned *found);
+
+/*
+ * fathom_add_table_memory: register one table from bytes the caller already
+ * holds (read from an archive, a network, a test) instead of a file.
+ * PARAMETERS: name is the file name the bytes would have ("KQvK.rtbw" or
+ * "KQvK.rtbz", normalised as in a directory); data/size the whole file.
+ * The bytes are not copied: they must stay valid and unchanged until the
+ * instance is closed or the table is registered again.  Nothing is parsed
+ * yet; the first probe that needs the table checks it exactly as a mapped
+ * file (size, magic, every offset), and errors name it "memory:NAME".
+ * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT (NULL instance or name, NULL
+ * data with a size, not a table name), FATHOM_ERR_NO_MEMORY.
+ */
+int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
+                            size_t size);
 
 /*
  * Chess variants whose Syzygy tables an instance can probe.  An instance
@@ -193,16 +219,21 @@ typedef struct fathom_root_move {
     int8_t wdl;         /* -2..2 under the 50-move rule from the root clock */
     int8_t dtz_precise; /* 1 if dtz is exact */
     int32_t dtz;        /* signed DTZ in plies counted from the root position */
-    int32_t rank;       /* Fathom tbRank: higher is better (see fathom.c) */
+    int32_t rank;       /* tbRank on a 2^18 scale: higher is better */
 } fathom_root_move;
 
 #define FATHOM_MAX_MOVES 256
 
+/* The scale of fathom_root_move.rank (Fathom's and Stockfish's TB_MAX_RANK):
+ * a win within the 50-move rule ranks FATHOM_RANK_MAX. */
+#define FATHOM_RANK_MAX (1 << 18)
+
 /*
  * fathom_probe_root: probe every legal move of the position (Fathom's
- * tb_probe_root), sorted best first: wins within the 50-move rule (shortest
- * DTZ first), cursed wins, draws, blessed losses, losses (longest DTZ
- * first).  moves must have room for FATHOM_MAX_MOVES entries; *count
+ * tb_probe_root), sorted best first: wins certain within the 50-move rule
+ * (shortest DTZ first; certain also when a DTZ stored rounded is one ply
+ * short), other wins by DTZ (a rounded DTZ at the limit, cursed wins),
+ * draws, blessed losses, losses (longest DTZ first).  moves must have room for FATHOM_MAX_MOVES entries; *count
  * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
  * receive the root position's WDL under the 50-move rule (from rule50) and
  * its DTZ (as fathom_probe_dtz); *dtz_precise its precise flag.
@@ -257,6 +288,25 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *pawns, const uint8_t *ep,
                            const uint8_t *turn, int16_t *out, uint8_t *status,
                            unsigned threads);
+
+/*
+ * fathom_check_table: read a whole table file the way probes read it and
+ * report the first damage found: a file that cannot be opened, a wrong
+ * size or magic, a header, index entry, block size or data block that a
+ * probe would find pointing outside the file or decoding wrongly.  Does
+ * not need an instance; thread-safe.  The file name says the table
+ * (KRPvKR.rtbw).  *result receives the offset of the damaged region (0 for
+ * the whole file) and one English sentence; both are zero/"" when the file
+ * is fine.  Reads the whole file: about as long as copying it.
+ * RETURN: FATHOM_OK, FATHOM_ERR_ARGUMENT (not a table name),
+ * FATHOM_ERR_{IO,BAD_SIZE,BAD_MAGIC,CORRUPT}, FATHOM_ERR_NO_MEMORY.
+ */
+typedef struct fathom_check_result {
+    uint64_t offset;
+    char what[128];
+} fathom_check_result;
+
+int fathom_check_table(const char *path, fathom_check_result *result);
 
 #ifdef __cplusplus
 }

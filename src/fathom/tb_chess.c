@@ -12,21 +12,21 @@
 uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ)
 {
     uint64_t queens = pos->type[TB_QUEEN];
-    uint64_t att = (tb_knight_attacks(sq) & pos->type[TB_KNIGHT]) |
-                   (tb_king_attacks(sq) & pos->type[TB_KING]) |
-                   (tb_pawn_attacks(sq, !by) & pos->type[TB_PAWN]);
+    uint64_t att = (bb_knight_attacks(sq) & pos->type[TB_KNIGHT]) |
+                   (bb_king_attacks(sq) & pos->type[TB_KING]) |
+                   (bb_pawn_attacks(sq, !by) & pos->type[TB_PAWN]);
     uint64_t diagonal = (pos->type[TB_BISHOP] | queens) & pos->color[by];
     uint64_t straight = (pos->type[TB_ROOK] | queens) & pos->color[by];
     if (diagonal)
-        att |= tb_bishop_attacks(sq, occ) & diagonal;
+        att |= bb_bishop_attacks(sq, occ) & diagonal;
     if (straight)
-        att |= tb_rook_attacks(sq, occ) & straight;
+        att |= bb_rook_attacks(sq, occ) & straight;
     return att & pos->color[by];
 }
 
 static int king_square(const tb_pos *pos, int color)
 {
-    return tb_lsb(pos->type[TB_KING] & pos->color[color]);
+    return bb_lsb(pos->type[TB_KING] & pos->color[color]);
 }
 
 int tb_in_check(const tb_pos *pos)
@@ -113,19 +113,19 @@ static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
         for (int type = TB_KNIGHT; type <= TB_KING; type++) {
             for (uint64_t pieces = mine & pos->type[type]; pieces;
                  pieces &= pieces - 1) {
-                int from = tb_lsb(pieces);
+                int from = bb_lsb(pieces);
                 uint64_t att;
                 switch (type) {
-                case TB_KNIGHT: att = tb_knight_attacks(from); break;
-                case TB_BISHOP: att = tb_bishop_attacks(from, occ); break;
-                case TB_ROOK: att = tb_rook_attacks(from, occ); break;
+                case TB_KNIGHT: att = bb_knight_attacks(from); break;
+                case TB_BISHOP: att = bb_bishop_attacks(from, occ); break;
+                case TB_ROOK: att = bb_rook_attacks(from, occ); break;
                 case TB_QUEEN:
-                    att = tb_bishop_attacks(from, occ) | tb_rook_attacks(from, occ);
+                    att = bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ);
                     break;
-                default: att = tb_king_attacks(from); break;
+                default: att = bb_king_attacks(from); break;
                 }
                 for (att &= targets; att; att &= att - 1) {
-                    int to = tb_lsb(att);
+                    int to = bb_lsb(att);
                     tb_move m = {(uint8_t)from, (uint8_t)to, (uint8_t)type, 0,
                                  (uint8_t)((theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0)};
                     if (leaves_king_safe(pos, m) && emit(ctx, m))
@@ -136,18 +136,18 @@ static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
     }
 
     for (uint64_t pawns = mine & pos->type[TB_PAWN]; pawns; pawns &= pawns - 1) {
-        int from = tb_lsb(pawns);
+        int from = bb_lsb(pawns);
         if (which & TB_GEN_CAPTURES) {
-            for (uint64_t att = tb_pawn_attacks(from, us) & theirs; att;
+            for (uint64_t att = bb_pawn_attacks(from, us) & theirs; att;
                  att &= att - 1) {
-                tb_move m = {(uint8_t)from, (uint8_t)tb_lsb(att), TB_PAWN, 0,
+                tb_move m = {(uint8_t)from, (uint8_t)bb_lsb(att), TB_PAWN, 0,
                              TB_MOVE_CAPTURE | TB_MOVE_PAWN};
                 if (add_promotions_or_move(pos, m, emit, ctx))
                     return 1;
             }
         }
         if ((which & TB_GEN_EP) && pos->ep &&
-            (tb_pawn_attacks(from, us) & (1ULL << pos->ep))) {
+            (bb_pawn_attacks(from, us) & (1ULL << pos->ep))) {
             tb_move m = {(uint8_t)from, pos->ep, TB_PAWN, 0,
                          TB_MOVE_CAPTURE | TB_MOVE_PAWN | TB_MOVE_EP};
             if (leaves_king_safe(pos, m) && emit(ctx, m))
@@ -300,7 +300,7 @@ int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                           tb_attackers(pos, our_king, !pos->turn, before)))
                 return 0;
         } else if (n == 2) {
-            int a = tb_lsb(checkers), b = tb_msb(checkers);
+            int a = bb_lsb(checkers), b = tb_msb(checkers);
             if (line_through(a, b) & (1ULL << our_king))
                 return 0;
         }

@@ -11,6 +11,8 @@
 #ifndef PYFATHOM_TB_CHESS_H
 #define PYFATHOM_TB_CHESS_H
 
+#include "tb_internal.h"
+
 #include <stdint.h>
 
 enum { TB_BLACK = 0, TB_WHITE = 1 };
@@ -46,9 +48,14 @@ typedef struct tb_move {
 /* Enough for any position of the game (the known maximum is 218). */
 #define TB_MAX_LEGAL 256
 
+/* TB_CUSTOM_POP_COUNT / TB_CUSTOM_LSB / TB_NO_HW_POP_COUNT are Fathom's
+ * tbconfig.h hooks: an engine that has its own bit tricks (or a CPU without
+ * the popcount instruction) sets them, and the whole core uses them. */
 static inline int tb_popcount(uint64_t b)
 {
-#if defined(__POPCNT__)
+#if defined(TB_CUSTOM_POP_COUNT)
+    return (int)TB_CUSTOM_POP_COUNT(b);
+#elif defined(__POPCNT__) && !defined(TB_NO_HW_POP_COUNT)
     return __builtin_popcountll(b);
 #else
     /* Tablebase boards are sparse: a loop per set bit beats the generic
@@ -60,9 +67,11 @@ static inline int tb_popcount(uint64_t b)
 #endif
 }
 
-static inline int tb_lsb(uint64_t b)
+static inline int bb_lsb(uint64_t b)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(TB_CUSTOM_LSB)
+    return (int)TB_CUSTOM_LSB(b);
+#elif defined(__GNUC__) || defined(__clang__)
     return __builtin_ctzll(b);
 #else
     int n = 0;
@@ -102,7 +111,7 @@ static inline uint64_t tb_bswap(uint64_t b)
 #define TB_RANK_1 0x00000000000000ffULL
 #define TB_RANK_8 0xff00000000000000ULL
 
-static inline uint64_t tb_knight_attacks(int sq)
+static inline uint64_t bb_knight_attacks(int sq)
 {
     uint64_t b = 1ULL << sq;
     uint64_t one = ((b >> 1) & ~TB_FILE_H) | ((b << 1) & ~TB_FILE_A);
@@ -111,7 +120,7 @@ static inline uint64_t tb_knight_attacks(int sq)
     return (one << 16) | (one >> 16) | (two << 8) | (two >> 8);
 }
 
-static inline uint64_t tb_king_attacks(int sq)
+static inline uint64_t bb_king_attacks(int sq)
 {
     uint64_t b = 1ULL << sq;
     uint64_t row = b | ((b << 1) & ~TB_FILE_A) | ((b >> 1) & ~TB_FILE_H);
@@ -119,7 +128,7 @@ static inline uint64_t tb_king_attacks(int sq)
 }
 
 /* Squares a pawn of `color` on `sq` attacks. */
-static inline uint64_t tb_pawn_attacks(int sq, int color)
+static inline uint64_t bb_pawn_attacks(int sq, int color)
 {
     uint64_t b = 1ULL << sq;
     if (color == TB_WHITE)
@@ -171,14 +180,14 @@ static inline uint64_t tb_antidiagonal_through(int sq)
     return d >= 0 ? h1a8 << (8 * d) : h1a8 >> (-8 * d);
 }
 
-static inline uint64_t tb_bishop_attacks(int sq, uint64_t occ)
+static inline uint64_t bb_bishop_attacks(int sq, uint64_t occ)
 {
     uint64_t s = 1ULL << sq;
     return tb_line_attacks(occ, tb_diagonal_through(sq) & ~s, sq) |
            tb_line_attacks(occ, tb_antidiagonal_through(sq) & ~s, sq);
 }
 
-static inline uint64_t tb_rook_attacks(int sq, uint64_t occ)
+static inline uint64_t bb_rook_attacks(int sq, uint64_t occ)
 {
     uint64_t s = 1ULL << sq;
     return tb_line_attacks(occ, (TB_FILE_A << (sq & 7)) & ~s, sq) |
@@ -186,10 +195,10 @@ static inline uint64_t tb_rook_attacks(int sq, uint64_t occ)
 }
 
 /* Pieces of `by` attacking sq, with `occ` as the blockers. */
-uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ);
+TB_INTERNAL uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ);
 
 /* True when the side to move is in check. */
-int tb_in_check(const tb_pos *pos);
+TB_INTERNAL int tb_in_check(const tb_pos *pos);
 
 /*
  * Check the bitboards and build a position.  Applies the rules of
@@ -198,18 +207,18 @@ int tb_in_check(const tb_pos *pos);
  * en-passant square, the side not to move not in check, no impossible
  * check.  RETURN: 1 if valid (pos filled), 0 if not.
  */
-int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+TB_INTERNAL int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                           uint64_t kings, uint64_t queens, uint64_t rooks,
                           uint64_t bishops, uint64_t knights, uint64_t pawns,
                           unsigned ep, int turn);
 
 /* Legal moves of the kinds selected by `which`; returns the count. */
-int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
+TB_INTERNAL int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
 
 /* True if the side to move has any legal move of the kinds selected. */
-int tb_has_legal(const tb_pos *pos, unsigned which);
+TB_INTERNAL int tb_has_legal(const tb_pos *pos, unsigned which);
 
 /* The position after a (pseudo-)legal move made by tb_gen_legal. */
-void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child);
+TB_INTERNAL void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child);
 
 #endif /* PYFATHOM_TB_CHESS_H */

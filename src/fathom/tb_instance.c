@@ -1,6 +1,7 @@
 /*
- * tb_instance.c - creating and closing instances, finding table files in
- * directories, and mapping them on first use.
+ * tb_instance.c - creating and closing instances, registering table files
+ * found in directories (or table bytes the caller holds), and mapping them
+ * on first use.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -20,7 +21,6 @@ static void mutex_destroy(tb_mutex *m) { DeleteCriticalSection(m); }
 static void mutex_lock(tb_mutex *m) { EnterCriticalSection(m); }
 static void mutex_unlock(tb_mutex *m) { LeaveCriticalSection(m); }
 #else
-#include <dirent.h>
 static void mutex_init(tb_mutex *m) { pthread_mutex_init(m, NULL); }
 static void mutex_destroy(tb_mutex *m) { pthread_mutex_destroy(m); }
 static void mutex_lock(tb_mutex *m) { pthread_mutex_lock(m); }
@@ -131,8 +131,13 @@ static int rebuild_hash(fathom_tb *tb)
     return FATHOM_OK;
 }
 
+/*
+ * Register one file of a table: dir/file_name, or with data not NULL the
+ * caller's bytes, named "memory:" file_name.
+ */
 static int register_file(fathom_tb *tb, const tb_material *mat, int is_dtz,
-                         const char *dir, const char *file_name)
+                         const char *dir, const char *file_name,
+                         const void *data, size_t size)
 {
     tb_entry *e = tb_lookup(tb, mat->key);
     if (!e) {
@@ -162,7 +167,7 @@ static int register_file(fathom_tb *tb, const tb_material *mat, int is_dtz,
         return FATHOM_ERR_NO_MEMORY;
     memcpy(path, dir, dir_len);
     size_t at = dir_len;
-    if (dir_len && dir[dir_len - 1] != '/' && dir[dir_len - 1] != '\\')
+    if (!data && dir_len && dir[dir_len - 1] != '/' && dir[dir_len - 1] != '\\')
         path[at++] = '/';
     memcpy(path + at, file_name, name_len + 1);
 
@@ -170,6 +175,8 @@ static int register_file(fathom_tb *tb, const tb_material *mat, int is_dtz,
     tb_slot *slot = is_dtz ? &e->dtz : &e->wdl;
     free_slot(slot);
     slot->path = path;
+    slot->data = data;
+    slot->size = size;
     if (!is_dtz && mat->num > tb->largest)
         tb->largest = mat->num;
     return FATHOM_OK;
@@ -194,6 +201,32 @@ static int parse_file_name(const char *name, int variant, tb_material *mat,
     return strcmp(normal, mat->name) == 0;
 }
 
+/* What fathom_add_directory passes to each directory entry. */
+typedef struct dir_scan {
+    fathom_tb *tb;
+    const char *dir;
+    int load_wdl, load_dtz;
+    unsigned count;
+} dir_scan;
+
+static int register_entry(const char *name, void *context)
+{
+    dir_scan *scan = (dir_scan *)context;
+    tb_material mat;
+    int is_dtz;
+    /* Anything named like a table is registered, even a directory:
+     * probing it then reports an I/O error naming the path instead of
+     * a silently missing table. */
+    if (!parse_file_name(name, scan->tb->consts.variant, &mat, &is_dtz))
+        return FATHOM_OK;
+    if ((is_dtz && !scan->load_dtz) || (!is_dtz && !scan->load_wdl))
+        return FATHOM_OK;
+    int status = register_file(scan->tb, &mat, is_dtz, scan->dir, name, NULL, 0);
+    if (status == FATHOM_OK)
+        scan->count++;
+    return status;
+}
+
 int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
                          int load_dtz, unsigned *found)
 {
@@ -201,57 +234,62 @@ int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
         *found = 0;
     if (!tb || !dir)
         return FATHOM_ERR_ARGUMENT;
-    unsigned count = 0;
-#if defined(_WIN32)
-    char pattern[4096];
-    size_t dir_len = strlen(dir);
-    if (dir_len + 3 > sizeof pattern)
-        return FATHOM_ERR_ARGUMENT;
-    memcpy(pattern, dir, dir_len);
-    memcpy(pattern + dir_len, "\\*", 3);
-    WIN32_FIND_DATAA fd;
-    HANDLE h = FindFirstFileA(pattern, &fd);
-    if (h == INVALID_HANDLE_VALUE)
-        return FATHOM_ERR_IO;
-    do {
-        const char *name = fd.cFileName;
-#else
-    DIR *d = opendir(dir);
-    if (!d)
-        return FATHOM_ERR_IO;
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        const char *name = ent->d_name;
-#endif
-        tb_material mat;
-        int is_dtz;
-        /* Anything named like a table is registered, even a directory:
-         * probing it then reports an I/O error naming the path instead of
-         * a silently missing table. */
-        if (!parse_file_name(name, tb->consts.variant, &mat, &is_dtz))
-            continue;
-        if ((is_dtz && !load_dtz) || (!is_dtz && !load_wdl))
-            continue;
-        int status = register_file(tb, &mat, is_dtz, dir, name);
-        if (status != FATHOM_OK) {
-#if defined(_WIN32)
-            FindClose(h);
-#else
-            closedir(d);
-#endif
-            return status;
-        }
-        count++;
-#if defined(_WIN32)
-    } while (FindNextFileA(h, &fd));
-    FindClose(h);
-#else
-    }
-    closedir(d);
-#endif
+    dir_scan scan = {tb, dir, load_wdl, load_dtz, 0};
+    int status = tb_list_dir(dir, register_entry, &scan);
+    if (status != FATHOM_OK)
+        return status;
     if (found)
-        *found = count;
+        *found = scan.count;
     return FATHOM_OK;
+}
+
+int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
+                    int load_dtz, unsigned *found)
+{
+    if (found)
+        *found = 0;
+    if (!tb || !path)
+        return FATHOM_ERR_ARGUMENT;
+    /* Split at the last separator (register_file joins the two parts
+     * back into the same string). */
+    const char *name = path;
+    for (const char *c = path; *c; c++)
+#if defined(_WIN32)
+        if (*c == '/' || *c == '\\')
+#else
+        if (*c == '/')
+#endif
+            name = c + 1;
+    size_t dir_len = (size_t)(name - path);
+    tb_material mat;
+    int is_dtz;
+    if (!parse_file_name(name, tb->consts.variant, &mat, &is_dtz) || (is_dtz && !load_dtz) ||
+        (!is_dtz && !load_wdl))
+        return FATHOM_OK;
+    char *dir = (char *)malloc(dir_len + 1);
+    if (!dir)
+        return FATHOM_ERR_NO_MEMORY;
+    memcpy(dir, path, dir_len);
+    dir[dir_len] = '\0';
+    int status = register_file(tb, &mat, is_dtz, dir, name, NULL, 0);
+    free(dir);
+    if (status == FATHOM_OK && found)
+        *found = 1;
+    return status;
+}
+
+int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
+                            size_t size)
+{
+    if (!tb || !name || (!data && size))
+        return FATHOM_ERR_ARGUMENT;
+    tb_material mat;
+    int is_dtz;
+    if (!parse_file_name(name, tb->consts.variant, &mat, &is_dtz))
+        return FATHOM_ERR_ARGUMENT;
+    /* An empty buffer still needs an address to be told from a file. */
+    static const uint8_t no_bytes[1] = {0};
+    return register_file(tb, &mat, is_dtz, "memory:", name, size ? data : no_bytes, size);
 }
 
 int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
@@ -295,8 +333,8 @@ int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
     mutex_lock(&tb->init_lock);
     int state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
     if (state == SLOT_UNLOADED) {
-        int status = tb_table_open(&slot->table, slot->path, &entry->mat,
-                                   is_dtz, &tb->consts);
+        int status = tb_table_open(&slot->table, slot->path, slot->data, slot->size,
+                                   &entry->mat, is_dtz, &tb->consts);
         if (status == FATHOM_OK) {
             __atomic_fetch_add(&tb->mapped, 1, __ATOMIC_RELAXED);
             state = SLOT_READY;

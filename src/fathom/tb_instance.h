@@ -5,6 +5,8 @@
 #ifndef PYFATHOM_TB_INSTANCE_H
 #define PYFATHOM_TB_INSTANCE_H
 
+#include "tb_internal.h"
+
 #include "fathom.h"
 #include "tb_table.h"
 
@@ -20,7 +22,9 @@ enum { SLOT_UNLOADED = 0, SLOT_READY = 1, SLOT_FAILED = 2 };
 
 /* One file (WDL or DTZ) of a material; mapped on first use. */
 typedef struct tb_slot {
-    char *path;   /* NULL: no such file registered */
+    char *path;   /* NULL: no such file registered ("memory:NAME" for bytes) */
+    const void *data; /* the caller's table bytes (fathom_add_table_memory), */
+    size_t size;      /* or NULL: the file at path */
     int state;    /* SLOT_*, read with acquire, written under init_lock */
     int error;    /* status when SLOT_FAILED */
     tb_table table;
@@ -74,7 +78,7 @@ static inline tb_entry *tb_lookup(const fathom_tb *tb, tb_key key)
  * Make sure a slot is mapped and parsed.  Lock-free once ready; the first
  * caller maps it under the instance lock while others wait for it.
  */
-int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz);
+TB_INTERNAL int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz);
 
 static inline int tb_slot_ready(fathom_tb *tb, tb_entry *entry, tb_slot *slot,
                                 int is_dtz)
@@ -88,6 +92,6 @@ static inline int tb_slot_ready(fathom_tb *tb, tb_entry *entry, tb_slot *slot,
 }
 
 /* Table name for a material key, stronger side first ("KRvKP"). */
-void tb_key_name(tb_key key, char *out, size_t size);
+TB_INTERNAL void tb_key_name(tb_key key, char *out, size_t size);
 
 #endif /* PYFATHOM_TB_INSTANCE_H */

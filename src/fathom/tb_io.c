@@ -1,5 +1,6 @@
 /*
- * tb_io.c - memory mapping of table files (POSIX and Windows).
+ * tb_io.c - memory mapping of table files and directory listing (POSIX and
+ * Windows), and views of table bytes the caller holds.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -9,6 +10,20 @@
 #include "tb_io.h"
 #include "fathom.h"
 
+#include <string.h>
+
+int tb_map_memory(const void *data, size_t size, tb_map *out)
+{
+    out->data = NULL;
+    out->size = 0;
+    out->borrowed = 1;
+    if (size == 0 || data == NULL)
+        return FATHOM_ERR_BAD_SIZE;
+    out->data = (const uint8_t *)data;
+    out->size = size;
+    return FATHOM_OK;
+}
+
 #if defined(_WIN32)
 #include <windows.h>
 
@@ -16,6 +31,7 @@ int tb_map_file(const char *path, tb_map *out)
 {
     out->data = NULL;
     out->size = 0;
+    out->borrowed = 0;
     HANDLE file = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ, NULL,
                               OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     if (file == INVALID_HANDLE_VALUE)
@@ -44,13 +60,35 @@ int tb_map_file(const char *path, tb_map *out)
 
 void tb_unmap_file(tb_map *map)
 {
-    if (map->data != NULL)
+    if (map->data != NULL && !map->borrowed)
         UnmapViewOfFile((void *)map->data);
     map->data = NULL;
     map->size = 0;
 }
 
+int tb_list_dir(const char *dir, int (*visit)(const char *name, void *context),
+                void *context)
+{
+    char pattern[4096];
+    size_t dir_len = strlen(dir);
+    if (dir_len + 3 > sizeof pattern)
+        return FATHOM_ERR_ARGUMENT;
+    memcpy(pattern, dir, dir_len);
+    memcpy(pattern + dir_len, "\\*", 3);
+    WIN32_FIND_DATAA fd;
+    HANDLE h = FindFirstFileA(pattern, &fd);
+    if (h == INVALID_HANDLE_VALUE)
+        return FATHOM_ERR_IO;
+    int status = FATHOM_OK;
+    do {
+        status = visit(fd.cFileName, context);
+    } while (status == FATHOM_OK && FindNextFileA(h, &fd));
+    FindClose(h);
+    return status;
+}
+
 #else /* POSIX */
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -60,6 +98,7 @@ int tb_map_file(const char *path, tb_map *out)
 {
     out->data = NULL;
     out->size = 0;
+    out->borrowed = 0;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return FATHOM_ERR_IO;
@@ -89,9 +128,23 @@ int tb_map_file(const char *path, tb_map *out)
 
 void tb_unmap_file(tb_map *map)
 {
-    if (map->data != NULL)
+    if (map->data != NULL && !map->borrowed)
         munmap((void *)map->data, map->size);
     map->data = NULL;
     map->size = 0;
+}
+
+int tb_list_dir(const char *dir, int (*visit)(const char *name, void *context),
+                void *context)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return FATHOM_ERR_IO;
+    int status = FATHOM_OK;
+    struct dirent *ent;
+    while (status == FATHOM_OK && (ent = readdir(d)) != NULL)
+        status = visit(ent->d_name, context);
+    closedir(d);
+    return status;
 }
 #endif

@@ -1,8 +1,8 @@
 /*
  * tb_probe.c - probing: WDL with capture resolution and en passant, DTZ
- * with the one-ply search for the side a table does not store, root move
- * ranking, and batch probes.  Semantics follow python-chess 1.11.2's
- * chess.syzygy, the project's oracle.
+ * with the one-ply search for the side a table does not store, and root
+ * move ranking (batch probes run these on threads: tb_batch.c).  Semantics
+ * follow python-chess 1.11.2's chess.syzygy, the project's oracle.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -14,11 +14,6 @@
 
 #include "tb_instance.h"
 #include "tb_variant.h"
-
-#if !defined(_WIN32)
-#include <pthread.h>
-#include <unistd.h>
-#endif
 
 /* A probe in progress: the instance and where a failure came from. */
 typedef struct probe {
@@ -35,7 +30,8 @@ static int fail(probe *pr, int status, tb_key key, const tb_entry *entry,
     return status;
 }
 
-/* DTZ of a position whose zeroing move comes next, by its WDL. */
+/* DTZ of a position whose zeroing move comes next, by its WDL (the one
+ * WDL-to-DTZ map: a win zeroes in 1 ply, a cursed win counts past 100). */
 static int dtz_before_zeroing(int wdl)
 {
     switch (wdl) {
@@ -84,6 +80,56 @@ static int table_dtz(probe *pr, const tb_pos *pos, int wdl, int *dtz,
     return status == FATHOM_OK ? status : fail(pr, status, key, e, 1);
 }
 
+/*
+ * python-chess's order of a list of legal captures or pawn pushes
+ * (Board.generate_legal_moves): outside check, piece moves before pawn
+ * moves; in check, king moves, then other pieces, then pawns; within a
+ * group from the highest origin square down, then the highest target down
+ * (promotions keep their queen, rook, bishop, knight order: the sort is
+ * stable); single pawn pushes before double ones.
+ *
+ * The value of a probe does not depend on the order, but whether it
+ * answers does: where one capture leads to a missing table and another
+ * wins outright, python-chess raises or answers depending on which it
+ * tries first (its alpha-beta stops at the win).  Positions with more
+ * pieces than the loaded tables meet this all the time, so the searches
+ * that can stop early (probe_ab, the pawn pushes of probe_dtz_no_ep) take
+ * the moves in python-chess's order.  A handful of moves: insertion sort.
+ */
+static void order_as_python_chess(const tb_pos *pos, tb_move *moves, int n)
+{
+    if (n < 2)
+        return;
+    int in_check = -1; /* computed only when a king move is in the list */
+    unsigned keys[TB_MAX_LEGAL];
+    for (int i = 0; i < n; i++) {
+        const tb_move *m = &moves[i];
+        unsigned group;
+        if (m->piece == TB_PAWN) {
+            group = 2 + ((m->flags & TB_MOVE_DOUBLE) != 0);
+        } else if (m->piece == TB_KING) {
+            if (in_check < 0)
+                in_check = tb_in_check(pos);
+            group = in_check ? 0 : 1;
+        } else {
+            group = 1;
+        }
+        keys[i] = group << 12 | (unsigned)(63 - m->from) << 6 | (unsigned)(63 - m->to);
+    }
+    for (int i = 1; i < n; i++) {
+        tb_move m = moves[i];
+        unsigned key = keys[i];
+        int j = i;
+        while (j > 0 && keys[j - 1] > key) {
+            moves[j] = moves[j - 1];
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        moves[j] = m;
+        keys[j] = key;
+    }
+}
+
 /* How probe_ab reached its value. */
 enum { FROM_TABLE = 1, FROM_CAPTURE = 2 };
 
@@ -97,6 +143,7 @@ static int probe_ab(probe *pr, const tb_pos *pos, int alpha, int beta,
 {
     tb_move moves[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_CAPTURES, moves);
+    order_as_python_chess(pos, moves, n);
     for (int i = 0; i < n; i++) {
         tb_pos child;
         int v, ignored;
@@ -136,7 +183,9 @@ static int best_ep_capture(probe *pr, const tb_pos *pos, int *best)
         return FATHOM_OK;
     tb_move moves[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_EP, moves);
-    for (int i = 0; i < n; i++) {
+    /* Highest capturing pawn first, as python-chess (the first missing
+     * table met is the one named). */
+    for (int i = n - 1; i >= 0; i--) {
         tb_pos child;
         int v, how;
         tb_do_move(pos, moves[i], &child);
@@ -178,82 +227,54 @@ static int is_checkmate(const tb_pos *pos)
 
 static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise);
 
-static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
+/*
+ * DTZ of a won position whose table stores only the other side to move:
+ * one ply more than the quickest win among the quiet piece moves (pawn
+ * moves and captures, which zero, were tried before).
+ */
+static int dtz_win_by_search(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
-    int wdl, how;
-    int status = probe_ab(pr, pos, -2, 2, &wdl, &how);
-    if (status != FATHOM_OK)
-        return status;
-    *precise = 1;
-    if (wdl == 0) {
-        *dtz = 0;
-        return FATHOM_OK;
-    }
-    if (how == FROM_CAPTURE) {
-        *dtz = dtz_before_zeroing(wdl);
-        return FATHOM_OK;
-    }
-
     tb_move moves[TB_MAX_LEGAL];
-    if (wdl > 0) {
-        /* A winning pawn move zeroes at once. */
-        int n = tb_gen_legal(pos, TB_GEN_PAWN_PUSHES, moves);
-        for (int i = 0; i < n; i++) {
-            tb_pos child;
-            int v;
-            tb_do_move(pos, moves[i], &child);
-            status = probe_wdl(pr, &child, &v);
-            if (status != FATHOM_OK)
-                return status;
-            if (-v == wdl) {
-                *dtz = dtz_before_zeroing(wdl);
-                return FATHOM_OK;
-            }
+    int best = 0xffff, best_precise = 1;
+    int n = tb_gen_legal(pos, TB_GEN_PIECE_QUIETS, moves);
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        int v, p;
+        tb_do_move(pos, moves[i], &child);
+        int status = probe_dtz(pr, &child, &v, &p);
+        if (status != FATHOM_OK)
+            return status;
+        v = -v;
+        if (v == 1 && is_checkmate(&child)) {
+            best = 1;
+            best_precise = 1;
+        } else if (v > 0 && v + 1 < best) {
+            best = v + 1;
+            best_precise = p;
+        } else if (v > 0 && v + 1 == best) {
+            /* An exact child pins the minimum down. */
+            best_precise |= p;
         }
     }
+    *dtz = best;
+    *precise = best_precise;
+    return FATHOM_OK;
+}
 
-    int value, stored;
-    status = table_dtz(pr, pos, wdl, &value, precise, &stored);
-    if (status != FATHOM_OK)
-        return status;
-    if (stored) {
-        *dtz = dtz_before_zeroing(wdl) + (wdl > 0 ? value : -value);
-        return FATHOM_OK;
-    }
-
-    /* The table holds the other side to move: search one ply. */
-    if (wdl > 0) {
-        int best = 0xffff, best_precise = 1;
-        int n = tb_gen_legal(pos, TB_GEN_PIECE_QUIETS, moves);
-        for (int i = 0; i < n; i++) {
-            tb_pos child;
-            int v, p;
-            tb_do_move(pos, moves[i], &child);
-            status = probe_dtz(pr, &child, &v, &p);
-            if (status != FATHOM_OK)
-                return status;
-            v = -v;
-            if (v == 1 && is_checkmate(&child)) {
-                best = 1;
-                best_precise = 1;
-            } else if (v > 0 && v + 1 < best) {
-                best = v + 1;
-                best_precise = p;
-            } else if (v > 0 && v + 1 == best) {
-                /* An exact child pins the minimum down. */
-                best_precise |= p;
-            }
-        }
-        *dtz = best;
-        *precise = best_precise;
-        return FATHOM_OK;
-    }
-
+/*
+ * DTZ of a lost (or blessed-lost) position whose table stores only the
+ * other side to move: the longest resistance over every legal move, a
+ * zeroing move counted by the WDL it leaves.
+ */
+static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int *dtz,
+                              int *precise)
+{
+    tb_move moves[TB_MAX_LEGAL];
     int best = -1, best_precise = 1;
     int n = tb_gen_legal(pos, TB_GEN_ALL, moves);
     for (int i = 0; i < n; i++) {
         tb_pos child;
-        int v, p = 1;
+        int v, p = 1, status;
         tb_do_move(pos, moves[i], &child);
         if (child.rule50 == 0) {
             if (wdl == -2) {
@@ -284,9 +305,56 @@ static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
     return FATHOM_OK;
 }
 
+static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
+{
+    int wdl, how;
+    int status = probe_ab(pr, pos, -2, 2, &wdl, &how);
+    if (status != FATHOM_OK)
+        return status;
+    *precise = 1;
+    if (wdl == 0) {
+        *dtz = 0;
+        return FATHOM_OK;
+    }
+    if (how == FROM_CAPTURE) {
+        *dtz = dtz_before_zeroing(wdl);
+        return FATHOM_OK;
+    }
+
+    if (wdl > 0) {
+        /* A winning pawn move zeroes at once. */
+        tb_move moves[TB_MAX_LEGAL];
+        int n = tb_gen_legal(pos, TB_GEN_PAWN_PUSHES, moves);
+        order_as_python_chess(pos, moves, n);
+        for (int i = 0; i < n; i++) {
+            tb_pos child;
+            int v;
+            tb_do_move(pos, moves[i], &child);
+            status = probe_wdl(pr, &child, &v);
+            if (status != FATHOM_OK)
+                return status;
+            if (-v == wdl) {
+                *dtz = dtz_before_zeroing(wdl);
+                return FATHOM_OK;
+            }
+        }
+    }
+
+    int value, stored;
+    status = table_dtz(pr, pos, wdl, &value, precise, &stored);
+    if (status != FATHOM_OK)
+        return status;
+    if (stored) {
+        *dtz = dtz_before_zeroing(wdl) + (wdl > 0 ? value : -value);
+        return FATHOM_OK;
+    }
+    /* The table holds the other side to move: search one ply. */
+    return wdl > 0 ? dtz_win_by_search(pr, pos, dtz, precise)
+                   : dtz_loss_by_search(pr, pos, wdl, dtz, precise);
+}
+
 static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
-    static const int wdl_to_dtz[5] = {-1, -101, 0, 101, 1};
     int status = probe_dtz_no_ep(pr, pos, dtz, precise);
     if (status != FATHOM_OK || !pos->ep)
         return status;
@@ -295,7 +363,7 @@ static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
     if (status != FATHOM_OK || best == -3)
         return status;
 
-    int v = *dtz, ep = wdl_to_dtz[best + 2], take;
+    int v = *dtz, ep = dtz_before_zeroing(best), take;
     if (v < -100)
         take = ep >= 0;
     else if (v < 0)
@@ -405,9 +473,12 @@ static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
                    ? FATHOM_OK
                    : FATHOM_ERR_INVALID_POSITION;
     }
-    /* Like Fathom, refuse positions larger than the largest table, even
-     * where a capture would lead into one. */
-    if (pieces > FATHOM_MAX_PIECES || (tb->largest >= 3 && pieces > (int)tb->largest))
+    /* Only past what any Syzygy table holds.  A position with more pieces
+     * than the loaded tables is probed like any other, as python-chess and
+     * Fathom probe it: captures are resolved first, so a capture into the
+     * loaded tables that decides the result answers, and otherwise the
+     * probe fails with FATHOM_ERR_MISSING_TABLE naming the table. */
+    if (pieces > FATHOM_MAX_PIECES)
         return FATHOM_ERR_TOO_MANY_PIECES;
     if (!tb_pos_from_bitboards(pos, white, black, kings, queens, rooks,
                                bishops, knights, pawns, ep, turn))
@@ -510,8 +581,6 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
 /* Root                                                                */
 /* ------------------------------------------------------------------ */
 
-#define RANK_MAX_DTZ (1 << 18)
-
 /* WDL under the 50-move rule of a DTZ counted from a clock of rule50. */
 static int wdl_with_clock(int rule50, int dtz)
 {
@@ -523,13 +592,18 @@ static int wdl_with_clock(int rule50, int dtz)
 }
 
 /* Stockfish/Fathom's tbRank: certain wins tie at the top, losses that a
- * 50-move draw may still save rank above certain losses. */
-static int root_rank(int dtz, int rule50)
+ * 50-move draw may still save rank above certain losses.  A win is certain
+ * when it ends by ply 100 of the clock even if its DTZ, stored rounded to
+ * moves, is one ply short; Fathom's test (dtz + rule50 <= 99) ignores the
+ * precise flag, so near the limit it may prefer a rounded DTZ that turns
+ * out one ply too long over an exact one that fits. */
+static int root_rank(int dtz, int precise, int rule50)
 {
     if (dtz > 0)
-        return dtz + rule50 <= 99 ? RANK_MAX_DTZ : RANK_MAX_DTZ - (dtz + rule50);
+        return dtz + rule50 + !precise <= 100 ? FATHOM_RANK_MAX
+                                              : FATHOM_RANK_MAX - (dtz + rule50);
     if (dtz < 0)
-        return -dtz * 2 + rule50 < 100 ? -RANK_MAX_DTZ : -RANK_MAX_DTZ + (-dtz + rule50);
+        return -dtz * 2 + rule50 < 100 ? -FATHOM_RANK_MAX : -FATHOM_RANK_MAX + (-dtz + rule50);
     return 0;
 }
 
@@ -543,16 +617,42 @@ static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
     return m;
 }
 
-/* Sort key, best first: wins by shortest DTZ, draws, losses by longest. */
+/* Sort key, best first: certain wins by shortest DTZ, other wins by
+ * shortest DTZ (rank says which is which), draws, losses by longest. */
 static int root_order(const fathom_root_move *a, const fathom_root_move *b)
 {
     int ta = a->dtz > 0 ? 0 : a->dtz == 0 ? 1 : 2;
     int tb = b->dtz > 0 ? 0 : b->dtz == 0 ? 1 : 2;
     if (ta != tb)
         return ta < tb ? -1 : 1;
+    if (ta == 0 && a->rank != b->rank)
+        return a->rank > b->rank ? -1 : 1;
     if (a->dtz != b->dtz)
         return a->dtz < b->dtz ? -1 : 1;
     return 0;
+}
+
+/* Sort key, best first: higher rank. */
+static int by_rank(const fathom_root_move *a, const fathom_root_move *b)
+{
+    return a->rank > b->rank ? -1 : a->rank < b->rank ? 1 : 0;
+}
+
+/* Insertion sort: stable (moves that compare equal keep the move
+ * generator's order), and the lists are short. */
+static void sort_root_moves(fathom_root_move *moves, int n,
+                            int (*order)(const fathom_root_move *,
+                                         const fathom_root_move *))
+{
+    for (int i = 1; i < n; i++) {
+        fathom_root_move m = moves[i];
+        int j = i;
+        while (j > 0 && order(&m, &moves[j - 1]) < 0) {
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        moves[j] = m;
+    }
 }
 
 int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
@@ -592,32 +692,22 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
         } else {
-            static const int wdl_to_dtz[5] = {-1, -101, 0, 101, 1};
             status = any_probe_wdl(&pr, &child, &v);
             if (status != FATHOM_OK)
                 break;
-            v = wdl_to_dtz[-v + 2];
+            v = dtz_before_zeroing(-v);
         }
         fathom_root_move *m = describe_move(&moves[i], legal[i]);
         m->dtz = v;
         m->dtz_precise = (int8_t)p;
         m->wdl = (int8_t)wdl_with_clock((int)pos.rule50, v);
-        m->rank = root_rank(v, (int)pos.rule50);
+        m->rank = root_rank(v, p, (int)pos.rule50);
     }
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return status;
     }
-    /* Insertion sort: stable, and the lists are short. */
-    for (int i = 1; i < n; i++) {
-        fathom_root_move m = moves[i];
-        int j = i;
-        while (j > 0 && root_order(&m, &moves[j - 1]) < 0) {
-            moves[j] = moves[j - 1];
-            j--;
-        }
-        moves[j] = m;
-    }
+    sort_root_moves(moves, n, root_order);
     *count = (unsigned)n;
     *dtz = root_dtz;
     *dtz_precise = root_precise;
@@ -631,8 +721,8 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
                           unsigned ep, int turn, fathom_root_move *moves,
                           unsigned *count, int *wdl, fathom_detail *detail)
 {
-    static const int wdl_rank[5] = {-RANK_MAX_DTZ, -RANK_MAX_DTZ + 101, 0,
-                                    RANK_MAX_DTZ - 101, RANK_MAX_DTZ};
+    static const int wdl_rank[5] = {-FATHOM_RANK_MAX, -FATHOM_RANK_MAX + 101, 0,
+                                    FATHOM_RANK_MAX - 101, FATHOM_RANK_MAX};
     tb_pos pos;
     probe pr = {tb, {0, NULL, 0}};
     if (!moves || !count || !wdl)
@@ -661,190 +751,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
         fill_detail(&pr.failure, detail);
         return status;
     }
-    for (int i = 1; i < n; i++) {
-        fathom_root_move m = moves[i];
-        int j = i;
-        while (j > 0 && m.rank > moves[j - 1].rank) {
-            moves[j] = moves[j - 1];
-            j--;
-        }
-        moves[j] = m;
-    }
+    sort_root_moves(moves, n, by_rank);
     *count = (unsigned)n;
     return FATHOM_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* Batch                                                               */
-/* ------------------------------------------------------------------ */
-
-/* One batch call: the rows, the outputs, and the first row no thread has
- * claimed yet.  Threads claim BATCH_CHUNK rows at a time until none are
- * left, so a core slowed down by something else (another process, another
- * tenant of the machine) does fewer rows instead of holding up the call,
- * as a fixed split into equal shares would. */
-typedef struct batch_work {
-    fathom_tb *tb;
-    size_t n;
-    size_t next_row; /* claimed with an atomic add (claim_rows) */
-    const uint64_t *bb[8];
-    const uint8_t *ep, *turn;
-    int8_t *wdl_out;
-    int16_t *dtz_out;
-    uint8_t *status_out; /* NULL: not wanted */
-} batch_work;
-
-/* 64 rows: about 40 us of WDL probes or 400 us of DTZ probes, so the atomic
- * add is rare and a call ends at most a few hundred microseconds after its
- * first thread runs out of rows. */
-#define BATCH_CHUNK 64
-
-/* Without GCC/Clang atomics, batches run on one thread (see batch()). */
-#if defined(__GNUC__) || defined(__clang__)
-#define BATCH_CAN_SHARE 1
-#else
-#define BATCH_CAN_SHARE 0
-#endif
-
-static int claim_rows(batch_work *work, size_t *begin, size_t *end)
-{
-#if BATCH_CAN_SHARE
-    size_t first = __atomic_fetch_add(&work->next_row, BATCH_CHUNK, __ATOMIC_RELAXED);
-#else
-    size_t first = work->next_row;
-    work->next_row += BATCH_CHUNK;
-#endif
-    if (first >= work->n)
-        return 0;
-    *begin = first;
-    *end = work->n - first > BATCH_CHUNK ? first + BATCH_CHUNK : work->n;
-    return 1;
-}
-
-static void run_batch(batch_work *work)
-{
-    const uint64_t *const *bb = work->bb;
-    size_t begin, end;
-    while (claim_rows(work, &begin, &end)) {
-        for (size_t i = begin; i < end; i++) {
-            probe pr = {work->tb, {0, NULL, 0}};
-            int status;
-            if (work->wdl_out) {
-                int wdl = 0;
-                status = position_wdl(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
-                                      bb[4][i], bb[5][i], bb[6][i], bb[7][i],
-                                      work->ep[i], work->turn[i], &wdl);
-                work->wdl_out[i] = status == FATHOM_OK ? (int8_t)wdl
-                                                       : (int8_t)FATHOM_BATCH_WDL_FAILED;
-            } else {
-                int dtz = 0, precise;
-                status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
-                                      bb[4][i], bb[5][i], bb[6][i], bb[7][i],
-                                      work->ep[i], work->turn[i], &dtz, &precise);
-                work->dtz_out[i] = status == FATHOM_OK ? (int16_t)dtz
-                                                       : (int16_t)FATHOM_BATCH_DTZ_FAILED;
-            }
-            if (work->status_out)
-                work->status_out[i] = (uint8_t)status;
-        }
-    }
-}
-
-#if !defined(_WIN32)
-static void *batch_thread(void *arg)
-{
-    run_batch((batch_work *)arg);
-    return NULL;
-}
-#endif
-
-static unsigned online_cpus(void)
-{
-#if defined(_WIN32)
-    SYSTEM_INFO info;
-    GetSystemInfo(&info);
-    return info.dwNumberOfProcessors ? (unsigned)info.dwNumberOfProcessors : 1;
-#else
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-#endif
-}
-
-#define MAX_BATCH_THREADS 256
-
-static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
-                 const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
-                 int16_t *dtz_out, uint8_t *status_out, unsigned threads)
-{
-    if (!tb || (n && (!ep || !turn || (!wdl_out && !dtz_out))))
-        return FATHOM_ERR_ARGUMENT;
-    for (int i = 0; i < 8; i++)
-        if (n && !bb[i])
-            return FATHOM_ERR_ARGUMENT;
-    if (threads == 0)
-        threads = online_cpus();
-    if (threads > MAX_BATCH_THREADS)
-        threads = MAX_BATCH_THREADS;
-    /* No more threads than chunks: tiny batches are not worth a thread start. */
-    if ((size_t)threads > (n + BATCH_CHUNK - 1) / BATCH_CHUNK)
-        threads = (unsigned)((n + BATCH_CHUNK - 1) / BATCH_CHUNK);
-#if defined(_WIN32) || !BATCH_CAN_SHARE
-    threads = 1;
-#endif
-
-    batch_work work;
-    work.tb = tb;
-    work.n = n;
-    work.next_row = 0;
-    memcpy(work.bb, bb, sizeof work.bb);
-    work.ep = ep;
-    work.turn = turn;
-    work.wdl_out = wdl_out;
-    work.dtz_out = dtz_out;
-    work.status_out = status_out;
-#if !defined(_WIN32)
-    /* This thread works too; threads that cannot start leave their share
-     * to the others (the rows are claimed, not assigned). */
-    pthread_t ids[MAX_BATCH_THREADS];
-    unsigned started = 0;
-    while (started + 1 < threads &&
-           pthread_create(&ids[started], NULL, batch_thread, &work) == 0)
-        started++;
-    run_batch(&work);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(ids[t], NULL);
-#else
-    run_batch(&work);
-#endif
-    return FATHOM_OK;
-}
-
-int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
-                           const uint64_t *black, const uint64_t *kings,
-                           const uint64_t *queens, const uint64_t *rooks,
-                           const uint64_t *bishops, const uint64_t *knights,
-                           const uint64_t *pawns, const uint8_t *ep,
-                           const uint8_t *turn, int8_t *out, uint8_t *status,
-                           unsigned threads)
-{
-    const uint64_t *const bb[8] = {white, black, kings, queens,
-                                   rooks, bishops, knights, pawns};
-    if (!out && n)
-        return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, out, NULL, status, threads);
-}
-
-int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
-                           const uint64_t *black, const uint64_t *kings,
-                           const uint64_t *queens, const uint64_t *rooks,
-                           const uint64_t *bishops, const uint64_t *knights,
-                           const uint64_t *pawns, const uint8_t *ep,
-                           const uint8_t *turn, int16_t *out, uint8_t *status,
-                           unsigned threads)
-{
-    const uint64_t *const bb[8] = {white, black, kings, queens,
-                                   rooks, bishops, knights, pawns};
-    if (!out && n)
-        return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, NULL, out, status, threads);
 }

@@ -2,9 +2,10 @@
  * tb_table.c - the Syzygy file format.
  *
  * Layout of a file (all offsets checked against the mapped size):
- *   magic (4 bytes), flags (1 byte: bit 0 two sides stored, bit 1 four
- *   pawn files), per file and side the piece order, then per (file, side)
- *   a pairs header (Huffman code lengths and symbol tree), DTZ value maps,
+ *   magic (4 bytes), flags (1 byte, FILE_*: two sides stored, four pawn
+ *   files), per file and side the piece order, then per (file, side) a
+ *   pairs header (PAIRS_* flags, Huffman code lengths, symbol tree), DTZ
+ *   value maps,
  *   then all index tables, all block size tables, and the 64-byte aligned
  *   compressed blocks.
  */
@@ -15,6 +16,18 @@
 
 #include "fathom.h"
 #include "tb_variant.h"
+
+/* Byte 4 of a file: its layout. */
+#define FILE_TWO_SIDES 1 /* WDL: both sides to move stored (else one) */
+#define FILE_HAS_PAWNS 2 /* four sub-tables, one per leading-pawn file */
+
+/* First byte of each pairs header (one per file and side). */
+#define PAIRS_STORED_SIDE 1  /* DTZ: the side to move stored (1: black) */
+#define PAIRS_MAPPED 2       /* DTZ: values go through per-class maps */
+#define PAIRS_WIN_PLIES 4    /* DTZ: wins stored in plies, not moves */
+#define PAIRS_LOSS_PLIES 8   /* DTZ: losses stored in plies, not moves */
+#define PAIRS_WIDE_MAPS 16   /* DTZ: map entries are 16 bits, not 8 */
+#define PAIRS_SINGLE_VALUE 0x80 /* every position has the same value */
 
 /* ------------------------------------------------------------------ */
 /* Index constants                                                     */
@@ -90,7 +103,7 @@ void tb_consts_init(tb_consts *c)
     for (int i = 0; i < 10; i++) {
         int k1 = class_square[i];
         both_count[i] = 0;
-        uint64_t near = tb_king_attacks(k1) | (1ULL << k1);
+        uint64_t near = bb_king_attacks(k1) | (1ULL << k1);
         for (int k2 = 0; k2 < 64; k2++) {
             if ((near >> k2) & 1)
                 continue;
@@ -469,7 +482,7 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         return FATHOM_ERR_CORRUPT;
     const uint8_t *h = map->data + at;
     *flags_out = h[0];
-    if (h[0] & 0x80) {
+    if (h[0] & PAIRS_SINGLE_VALUE) {
         p->constant = 1;
         p->const_value = is_wdl ? h[1] : 0;
         *ptr = at + 2;
@@ -593,9 +606,9 @@ static int read_dtz_maps(tb_table *t, uint64_t *ptr)
 {
     for (int f = 0; f < t->files; f++) {
         uint8_t flags = t->dtz_flags[f];
-        if (!(flags & 2))
+        if (!(flags & PAIRS_MAPPED))
             continue;
-        int wide = (flags & 16) != 0;
+        int wide = (flags & PAIRS_WIDE_MAPS) != 0;
         if (wide)
             *ptr += *ptr & 1;
         for (int i = 0; i < 4; i++) {
@@ -632,6 +645,96 @@ static int pawnless_encoding(const tb_material *mat, int unique)
     return 1 + smallest;
 }
 
+/*
+ * The piece order of a pawnless table: one byte of order, then a nibble
+ * per piece for each stored side.  The header, not the file name, decides
+ * which colour is stored as white.
+ */
+static int parse_pawnless_header(tb_table *t, const tb_material *mat,
+                                 const tb_consts *c, uint64_t *ptr)
+{
+    const tb_map *map = &t->map;
+    int unique = 0;
+    for (int s = 0; s < 2; s++)
+        for (int ty = TB_PAWN; ty <= TB_KING; ty++)
+            unique += mat->count[s][ty] == 1;
+    t->enc_type = (uint8_t)pawnless_encoding(mat, unique);
+    if (t->enc_type > 6) /* more like pieces than the index has */
+        return FATHOM_ERR_CORRUPT;
+    if (!tb_in_bounds(map, *ptr, 1ull + t->num))
+        return FATHOM_ERR_CORRUPT;
+    const uint8_t *h = map->data + *ptr;
+    int stored_sides = t->is_dtz ? 1 : 2;
+    for (int side = 0; side < stored_sides; side++) {
+        tb_enc *e = &t->enc[side < t->sides ? side : 0];
+        if (side >= t->sides)
+            continue;
+        int shift = side ? 4 : 0;
+        for (int i = 0; i < t->num; i++)
+            e->pieces[i] = (uint8_t)((h[1 + i] >> shift) & 15);
+        if (!factors_pieces(e, t, c, (h[0] >> shift) & 15))
+            return FATHOM_ERR_CORRUPT;
+    }
+    uint8_t count[2][7];
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < t->num; i++) {
+        int code = t->enc[0].pieces[i], type = code & 7;
+        if (type < TB_PAWN || type > TB_KING) /* from the file: check */
+            return FATHOM_ERR_CORRUPT;
+        count[code & 8 ? TB_BLACK : TB_WHITE][type]++;
+    }
+    if (!((pieces_match(t->enc[0].pieces, t->num, mat->count)) ||
+          key_of_counts(count, 0) == mat->mirror_key))
+        return FATHOM_ERR_CORRUPT;
+    if (t->sides == 2 && !pieces_match(t->enc[1].pieces, t->num, count))
+        return FATHOM_ERR_CORRUPT;
+    t->white_key = key_of_counts(count, 0);
+    *ptr += 1ull + t->num;
+    return FATHOM_OK;
+}
+
+/*
+ * The piece orders of a pawn table: for each of the four files of the
+ * leading pawn, one or two bytes of order, then a nibble per piece for
+ * each stored side.
+ */
+static int parse_pawn_header(tb_table *t, const tb_material *mat,
+                             const tb_consts *c, uint64_t *ptr)
+{
+    const tb_map *map = &t->map;
+    uint8_t white_pawns = mat->count[TB_WHITE][TB_PAWN];
+    uint8_t black_pawns = mat->count[TB_BLACK][TB_PAWN];
+    /* The colour with fewer (but some) pawns leads; white on ties. */
+    if (black_pawns && (!white_pawns || white_pawns > black_pawns)) {
+        t->pawns[0] = black_pawns;
+        t->pawns[1] = white_pawns;
+    } else {
+        t->pawns[0] = white_pawns;
+        t->pawns[1] = black_pawns;
+    }
+    t->white_key = mat->key;
+    int order_bytes = 1 + (t->pawns[1] > 0);
+    for (int f = 0; f < 4; f++) {
+        if (!tb_in_bounds(map, *ptr, (uint64_t)order_bytes + t->num))
+            return FATHOM_ERR_CORRUPT;
+        const uint8_t *h = map->data + *ptr;
+        for (int side = 0; side < t->sides; side++) {
+            tb_enc *e = &t->enc[f * t->sides + side];
+            int shift = side ? 4 : 0;
+            for (int i = 0; i < t->num; i++)
+                e->pieces[i] = (uint8_t)((h[order_bytes + i] >> shift) & 15);
+            if (!pieces_match(e->pieces, t->num, mat->count))
+                return FATHOM_ERR_CORRUPT;
+            int order = (h[0] >> shift) & 15;
+            int order2 = t->pawns[1] ? (h[1] >> shift) & 15 : 15;
+            if (!factors_pawns(e, t, c, order, order2, f))
+                return FATHOM_ERR_CORRUPT;
+        }
+        *ptr += (uint64_t)order_bytes + t->num;
+    }
+    return FATHOM_OK;
+}
+
 static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
 {
     const tb_map *map = &t->map;
@@ -641,96 +744,30 @@ static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
     if (!tb_variant_magic_ok(c, t->is_dtz, mat->has_pawns, magic))
         return FATHOM_ERR_BAD_MAGIC;
     uint8_t flags = map->data[4];
-    int split = flags & 1;
-    if (((flags & 2) != 0) != (mat->has_pawns != 0))
+    int two_sides = (flags & FILE_TWO_SIDES) != 0;
+    if (((flags & FILE_HAS_PAWNS) != 0) != (mat->has_pawns != 0))
         return FATHOM_ERR_CORRUPT;
 
     t->num = mat->num;
     t->has_pawns = mat->has_pawns;
     t->symmetric = mat->symmetric;
     t->files = mat->has_pawns ? 4 : 1;
-    t->sides = (!t->is_dtz && split) ? 2 : 1;
-    if (!t->is_dtz && !split && !mat->symmetric)
+    t->sides = (!t->is_dtz && two_sides) ? 2 : 1;
+    if (!t->is_dtz && !two_sides && !mat->symmetric)
         return FATHOM_ERR_CORRUPT; /* both sides needed, one stored */
 
     uint64_t ptr = 5;
-    if (!mat->has_pawns) {
-        int unique = 0;
-        for (int s = 0; s < 2; s++)
-            for (int ty = TB_PAWN; ty <= TB_KING; ty++)
-                unique += mat->count[s][ty] == 1;
-        t->enc_type = (uint8_t)pawnless_encoding(mat, unique);
-        if (t->enc_type > 6) /* more like pieces than the index has */
-            return FATHOM_ERR_CORRUPT;
-        if (!tb_in_bounds(map, ptr, 1ull + t->num))
-            return FATHOM_ERR_CORRUPT;
-        const uint8_t *h = map->data + ptr;
-        int stored_sides = t->is_dtz ? 1 : 2;
-        for (int side = 0; side < stored_sides; side++) {
-            tb_enc *e = &t->enc[side < t->sides ? side : 0];
-            if (side >= t->sides)
-                continue;
-            int shift = side ? 4 : 0;
-            for (int i = 0; i < t->num; i++)
-                e->pieces[i] = (uint8_t)((h[1 + i] >> shift) & 15);
-            if (!factors_pieces(e, t, c, (h[0] >> shift) & 15))
-                return FATHOM_ERR_CORRUPT;
-        }
-        /* The header decides which colour is stored as white. */
-        uint8_t count[2][7];
-        memset(count, 0, sizeof count);
-        for (int i = 0; i < t->num; i++) {
-            int code = t->enc[0].pieces[i], type = code & 7;
-            if (type < TB_PAWN || type > TB_KING) /* from the file: check */
-                return FATHOM_ERR_CORRUPT;
-            count[code & 8 ? TB_BLACK : TB_WHITE][type]++;
-        }
-        if (!((pieces_match(t->enc[0].pieces, t->num, mat->count)) ||
-              key_of_counts(count, 0) == mat->mirror_key))
-            return FATHOM_ERR_CORRUPT;
-        if (t->sides == 2 && !pieces_match(t->enc[1].pieces, t->num, count))
-            return FATHOM_ERR_CORRUPT;
-        t->white_key = key_of_counts(count, 0);
-        ptr += 1ull + t->num;
-    } else {
-        uint8_t white_pawns = mat->count[TB_WHITE][TB_PAWN];
-        uint8_t black_pawns = mat->count[TB_BLACK][TB_PAWN];
-        /* The colour with fewer (but some) pawns leads; white on ties. */
-        if (black_pawns && (!white_pawns || white_pawns > black_pawns)) {
-            t->pawns[0] = black_pawns;
-            t->pawns[1] = white_pawns;
-        } else {
-            t->pawns[0] = white_pawns;
-            t->pawns[1] = black_pawns;
-        }
-        t->white_key = mat->key;
-        int order_bytes = 1 + (t->pawns[1] > 0);
-        for (int f = 0; f < 4; f++) {
-            if (!tb_in_bounds(map, ptr, (uint64_t)order_bytes + t->num))
-                return FATHOM_ERR_CORRUPT;
-            const uint8_t *h = map->data + ptr;
-            for (int side = 0; side < t->sides; side++) {
-                tb_enc *e = &t->enc[f * t->sides + side];
-                int shift = side ? 4 : 0;
-                for (int i = 0; i < t->num; i++)
-                    e->pieces[i] = (uint8_t)((h[order_bytes + i] >> shift) & 15);
-                if (!pieces_match(e->pieces, t->num, mat->count))
-                    return FATHOM_ERR_CORRUPT;
-                int order = (h[0] >> shift) & 15;
-                int order2 = t->pawns[1] ? (h[1] >> shift) & 15 : 15;
-                if (!factors_pawns(e, t, c, order, order2, f))
-                    return FATHOM_ERR_CORRUPT;
-            }
-            ptr += (uint64_t)order_bytes + t->num;
-        }
-    }
+    int status = mat->has_pawns ? parse_pawn_header(t, mat, c, &ptr)
+                                : parse_pawnless_header(t, mat, c, &ptr);
+    if (status != FATHOM_OK)
+        return status;
     ptr += ptr & 1;
 
     int count = t->files * t->sides;
     for (int i = 0; i < count; i++) {
         uint8_t pair_flags = 0;
-        int status = setup_pairs(&t->enc[i].pairs, map, &ptr, t->enc[i].size,
-                                 !t->is_dtz, &pair_flags);
+        status = setup_pairs(&t->enc[i].pairs, map, &ptr, t->enc[i].size,
+                             !t->is_dtz, &pair_flags);
         if (status != FATHOM_OK)
             return status;
         if (t->is_dtz)
@@ -740,19 +777,19 @@ static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
             t->enc[i].pairs.const_value = c->dtz_constant;
     }
     if (t->is_dtz) {
-        int status = read_dtz_maps(t, &ptr);
+        status = read_dtz_maps(t, &ptr);
         if (status != FATHOM_OK)
             return status;
     }
     return place_regions(t, ptr, count);
 }
 
-int tb_table_open(tb_table *t, const char *path, const tb_material *mat,
-                  int is_dtz, const tb_consts *c)
+int tb_table_open(tb_table *t, const char *path, const void *data, size_t size,
+                  const tb_material *mat, int is_dtz, const tb_consts *c)
 {
     memset(t, 0, sizeof *t);
     t->is_dtz = (uint8_t)(is_dtz != 0);
-    int status = tb_map_file(path, &t->map);
+    int status = data ? tb_map_memory(data, size, &t->map) : tb_map_file(path, &t->map);
     if (status != FATHOM_OK)
         return status;
     status = parse_table(t, mat, c);
@@ -956,16 +993,13 @@ static uint64_t encode_pawns(const tb_table *t, const tb_enc *e,
 /* ------------------------------------------------------------------ */
 
 /*
- * Value number `idx` of a stream.  Every read is checked: an index or
- * block that points outside the file yields FATHOM_ERR_CORRUPT.
+ * Where value number `idx` of a stream lies: its block, and *lit, its
+ * number inside the block.  The index table gives a block and an offset
+ * for every 2^idx_bits values; the block sizes walk from there.
  */
-static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
-                      uint32_t *value)
+static int find_block(const tb_pairs *p, const tb_map *map, uint64_t idx,
+                      uint64_t *block_out, int64_t *lit_out)
 {
-    if (p->constant) {
-        *value = p->const_value;
-        return FATHOM_OK;
-    }
     const uint8_t *d = map->data;
     uint64_t main_idx = idx >> p->idx_bits;
     if (main_idx >= p->num_indices)
@@ -999,7 +1033,20 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     }
     if (block >= p->real_num_blocks)
         return FATHOM_ERR_CORRUPT;
+    *block_out = block;
+    *lit_out = lit;
+    return FATHOM_OK;
+}
 
+/*
+ * Value number `lit` of a block: decode Huffman codes, each standing for a
+ * run of values, until the run that holds it, then walk down that symbol's
+ * tree to the value.  Every read is checked against the end of the file.
+ */
+static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
+                        int64_t lit, uint32_t *value)
+{
+    const uint8_t *d = map->data;
     uint64_t at = p->data + (block << p->block_log);
     const uint8_t *end = d + map->size;
     const uint8_t *ptr = d + at;
@@ -1065,6 +1112,25 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     return FATHOM_OK;
 }
 
+/*
+ * Value number `idx` of a stream.  Every read is checked: an index or
+ * block that points outside the file yields FATHOM_ERR_CORRUPT.
+ */
+static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
+                      uint32_t *value)
+{
+    if (p->constant) {
+        *value = p->const_value;
+        return FATHOM_OK;
+    }
+    uint64_t block;
+    int64_t lit;
+    int status = find_block(p, map, idx, &block, &lit);
+    if (status != FATHOM_OK)
+        return status;
+    return decode_block(p, map, block, lit, value);
+}
+
 /* ------------------------------------------------------------------ */
 /* Lookups                                                             */
 /* ------------------------------------------------------------------ */
@@ -1110,7 +1176,7 @@ static int fill_squares(const tb_enc *e, const tb_pos *pos, const orientation *o
         for (; bb; bb &= bb - 1) {
             if (i >= num)
                 return 0;
-            sq[i++] = tb_lsb(bb) ^ square_flip;
+            sq[i++] = bb_lsb(bb) ^ square_flip;
         }
     }
     return 1;
@@ -1129,7 +1195,7 @@ static int leading_pawns(const tb_table *t, const tb_consts *c,
                   pos->color[lead_code & 8 ? TB_BLACK : TB_WHITE];
     int i = 0;
     for (; bb && i < t->pawns[0]; bb &= bb - 1)
-        sq[i++] = tb_lsb(bb) ^ o->square_flip;
+        sq[i++] = bb_lsb(bb) ^ o->square_flip;
     if (i != t->pawns[0] || bb)
         return -1;
     return leading_pawn_file(t, c, sq);
@@ -1188,7 +1254,7 @@ int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     /* Which of the four value maps a WDL class uses, and the flag that
      * says its values are stored in plies rather than moves. */
     static const int map_of_wdl[5] = {1, 3, 0, 2, 0};
-    static const int plies_flag[5] = {8, 0, 0, 0, 4};
+    static const int plies_flag[5] = {PAIRS_LOSS_PLIES, 0, 0, 0, PAIRS_WIN_PLIES};
 
     orientation o = orient(t, pos, pos_key);
     *stored = 0;
@@ -1199,9 +1265,9 @@ int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
         file = leading_pawns(t, c, pos, &o, sq);
         if (file < 0)
             return FATHOM_ERR_CORRUPT;
-        if ((t->dtz_flags[file] & 1) != o.side)
+        if ((t->dtz_flags[file] & PAIRS_STORED_SIDE) != o.side)
             return FATHOM_OK;
-    } else if ((t->dtz_flags[0] & 1) != o.side && !t->symmetric) {
+    } else if ((t->dtz_flags[0] & PAIRS_STORED_SIDE) != o.side && !t->symmetric) {
         return FATHOM_OK;
     }
 
@@ -1215,12 +1281,12 @@ int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
         return status;
 
     uint8_t flags = t->dtz_flags[file];
-    if (flags & 2) {
+    if (flags & PAIRS_MAPPED) {
         int m = map_of_wdl[wdl + 2];
         if (value >= t->dtz_map_len[file][m])
             return FATHOM_ERR_CORRUPT;
         const uint8_t *base = t->map.data + t->dtz_map_offset[file][m];
-        value = (flags & 16) ? tb_u16le(base + 2 * (uint64_t)value) : base[value];
+        value = (flags & PAIRS_WIDE_MAPS) ? tb_u16le(base + 2 * (uint64_t)value) : base[value];
     }
     int rounded = !(flags & plies_flag[wdl + 2]) || wdl == 1 || wdl == -1;
     *dtz = rounded ? 2 * (int)value : (int)value;

@@ -7,6 +7,8 @@
 #ifndef PYFATHOM_TB_TABLE_H
 #define PYFATHOM_TB_TABLE_H
 
+#include "tb_internal.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,7 +44,7 @@ typedef struct tb_consts {
     uint64_t multi_factor[5];
 } tb_consts;
 
-void tb_consts_init(tb_consts *c);
+TB_INTERNAL void tb_consts_init(tb_consts *c);
 
 /*
  * Material signature: 4 bits per (colour, piece type), white in bits
@@ -78,11 +80,11 @@ typedef struct tb_material {
  * most TB_PIECES pieces, stronger side first as the files are named).
  * RETURN: 1 on success.
  */
-int tb_material_parse(const char *name, size_t len, tb_material *out);
+TB_INTERNAL int tb_material_parse(const char *name, size_t len, tb_material *out);
 /* The same for variants where kings are ordinary pieces (one_king 0:
  * antichess names such as "QvK" or "KvK"). */
-int tb_material_parse_variant(const char *name, size_t len, int one_king,
-                              tb_material *out);
+TB_INTERNAL int tb_material_parse_variant(const char *name, size_t len, int one_king,
+                                          tb_material *out);
 
 /*
  * What the top byte of the code stream tells the decoder, packed into 32
@@ -165,13 +167,15 @@ typedef struct tb_table {
 } tb_table;
 
 /*
- * Map and parse a table file.  On failure nothing stays mapped or
- * allocated.  RETURN: FATHOM_OK or FATHOM_ERR_{IO,BAD_SIZE,BAD_MAGIC,
- * CORRUPT,NO_MEMORY}.
+ * Map and parse a table file, or, with `data` not NULL, parse the `size`
+ * bytes there (the caller's, kept unchanged until tb_table_close; `path`
+ * is then unused).  The same checks apply to both.  On failure nothing
+ * stays mapped or allocated.  RETURN: FATHOM_OK or FATHOM_ERR_{IO,
+ * BAD_SIZE,BAD_MAGIC,CORRUPT,NO_MEMORY}.
  */
-int tb_table_open(tb_table *t, const char *path, const tb_material *mat,
-                  int is_dtz, const tb_consts *c);
-void tb_table_close(tb_table *t);
+TB_INTERNAL int tb_table_open(tb_table *t, const char *path, const void *data, size_t size,
+                              const tb_material *mat, int is_dtz, const tb_consts *c);
+TB_INTERNAL void tb_table_close(tb_table *t);
 
 /*
  * Raw lookups.  `pos_key` is tb_key_of(pos, 0).
@@ -180,9 +184,9 @@ void tb_table_close(tb_table *t);
  * else *dtz (plies, before adding the zeroing move) and *precise.
  * RETURN: FATHOM_OK or FATHOM_ERR_CORRUPT.
  */
-int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+TB_INTERNAL int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
                  tb_key pos_key, int *wdl);
-int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+TB_INTERNAL int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
                  tb_key pos_key, int wdl, int *dtz, int *precise, int *stored);
 
 #endif /* PYFATHOM_TB_TABLE_H */

@@ -18,17 +18,18 @@
 #include "fathom.h"
 #include "tb_chess.h"
 #include "tb_instance.h"
+#include "tb_internal.h"
 
 /* ---- file format (tb_variant_format.c) ----------------------------------- */
 
 /* Fill the variant's part of the per-instance constants (magic numbers,
  * adjacent-king and like-piece indexing).  RETURN: 1, or 0 for an unknown
  * variant. */
-int tb_variant_format_init(tb_consts *c, int variant);
+TB_INTERNAL int tb_variant_format_init(tb_consts *c, int variant);
 
 /* Whether a file starting with `magic` is a table of the instance's variant
  * (python-chess also accepts the pawnless suffix's magic in a pawn table). */
-int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
+TB_INTERNAL int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
                         uint32_t magic);
 
 /*
@@ -36,11 +37,11 @@ int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
  * 0 a WDL file, 1 a DTZ file, -1 neither.  Suffixes that only hold
  * pawnless tables are accepted only when `has_pawns` is 0.
  */
-int tb_variant_suffix_kind(int variant, const char *suffix, int has_pawns);
+TB_INTERNAL int tb_variant_suffix_kind(int variant, const char *suffix, int has_pawns);
 
 /* Whether the variant has one royal king per side (table names then start
  * with a K on each side). */
-int tb_variant_one_king(int variant);
+TB_INTERNAL int tb_variant_one_king(int variant);
 
 /* ---- rules (tb_variant_atomic.c, tb_variant_antichess.c) ----------------- */
 
@@ -48,20 +49,20 @@ int tb_variant_one_king(int variant);
  * TB_VARIANT_GOING_ON.  (python-chess's is_variant_win/draw/loss.) */
 #define TB_VARIANT_GOING_ON 3
 
-int tb_atomic_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+TB_INTERNAL int tb_atomic_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                                  uint64_t kings, uint64_t queens, uint64_t rooks,
                                  uint64_t bishops, uint64_t knights,
                                  uint64_t pawns, unsigned ep, int turn);
-int tb_atomic_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
+TB_INTERNAL int tb_atomic_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
 /* En-passant captures as python-chess's generate_legal_ep lists them for
  * atomic: only "not into check", so one that explodes the mover's own king
  * counts. */
-int tb_atomic_gen_ep(const tb_pos *pos, tb_move *moves);
-void tb_atomic_do_move(const tb_pos *pos, tb_move m, tb_pos *child);
-int tb_atomic_outcome(const tb_pos *pos);
-int tb_atomic_is_checkmate(const tb_pos *pos);
+TB_INTERNAL int tb_atomic_gen_ep(const tb_pos *pos, tb_move *moves);
+TB_INTERNAL void tb_atomic_do_move(const tb_pos *pos, tb_move m, tb_pos *child);
+TB_INTERNAL int tb_atomic_outcome(const tb_pos *pos);
+TB_INTERNAL int tb_atomic_is_checkmate(const tb_pos *pos);
 
-int tb_antichess_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+TB_INTERNAL int tb_antichess_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                                     uint64_t kings, uint64_t queens,
                                     uint64_t rooks, uint64_t bishops,
                                     uint64_t knights, uint64_t pawns,
@@ -69,45 +70,45 @@ int tb_antichess_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
 /* Legal moves (captures are compulsory) whose from/to squares lie in the
  * masks; as python-chess, a capture anywhere rules out every quiet move
  * even when the masks exclude that capture. */
-int tb_antichess_gen_legal(const tb_pos *pos, uint64_t from_mask,
+TB_INTERNAL int tb_antichess_gen_legal(const tb_pos *pos, uint64_t from_mask,
                            uint64_t to_mask, tb_move *moves);
 /* python-chess's generate_legal_captures: captures onto enemy pieces and
  * en-passant captures. */
-int tb_antichess_gen_captures(const tb_pos *pos, tb_move *moves);
-int tb_antichess_outcome(const tb_pos *pos, int variant);
+TB_INTERNAL int tb_antichess_gen_captures(const tb_pos *pos, tb_move *moves);
+TB_INTERNAL int tb_antichess_outcome(const tb_pos *pos, int variant);
 
 /* Shared by both families' validity rules: disjoint colours, every piece
  * in exactly one type mask, no pawn on a back rank, at most 8 pawns a side;
  * then pos is filled (ep 0).  RETURN: 1 if so. */
-int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
+TB_INTERNAL int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         int turn);
 /* python-chess's notion of a valid en-passant square for pos. */
-int tb_variant_ep_valid(const tb_pos *pos, unsigned ep);
+TB_INTERNAL int tb_variant_ep_valid(const tb_pos *pos, unsigned ep);
 
 /* Pseudo-legal moves of the side to move, shared by both families
  * (king_promotions: antichess may promote to a king). */
-int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,
+TB_INTERNAL int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,
                             tb_move *moves);
 
 /* ---- probing (tb_variant_probe.c) --------------------------------------- */
 
 /* Build a position by the variant's validity rules.  RETURN: 1 if valid. */
-int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t white,
+TB_INTERNAL int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t white,
                                   uint64_t black, uint64_t kings,
                                   uint64_t queens, uint64_t rooks,
                                   uint64_t bishops, uint64_t knights,
                                   uint64_t pawns, unsigned ep, int turn);
 
-int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
+TB_INTERNAL int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
                          int *wdl);
-int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
+TB_INTERNAL int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
                          int *dtz, int *precise);
 /* Every legal move of the variant (for the root probes). */
-int tb_variant_gen_all(int variant, const tb_pos *pos, tb_move *moves);
-void tb_variant_do_move(int variant, const tb_pos *pos, tb_move m,
+TB_INTERNAL int tb_variant_gen_all(int variant, const tb_pos *pos, tb_move *moves);
+TB_INTERNAL void tb_variant_do_move(int variant, const tb_pos *pos, tb_move m,
                         tb_pos *child);
-int tb_variant_is_checkmate(int variant, const tb_pos *pos);
+TB_INTERNAL int tb_variant_is_checkmate(int variant, const tb_pos *pos);
 
 #endif /* PYFATHOM_TB_VARIANT_H */

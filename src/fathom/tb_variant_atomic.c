@@ -20,7 +20,7 @@ static int kings_connected(const tb_pos *pos)
 {
     uint64_t white = king_of(pos, TB_WHITE), black = king_of(pos, TB_BLACK);
     for (; white; white &= white - 1)
-        if (tb_king_attacks(tb_lsb(white)) & black)
+        if (bb_king_attacks(bb_lsb(white)) & black)
             return 1;
     return 0;
 }
@@ -56,7 +56,7 @@ void tb_atomic_do_move(const tb_pos *pos, tb_move m, tb_pos *child)
         return;
     /* The mover goes with its victim, and so does every piece but pawns
      * next to the target square. */
-    uint64_t gone = (tb_king_attacks(m.to) & ~child->type[TB_PAWN]) | (1ULL << m.to);
+    uint64_t gone = (bb_king_attacks(m.to) & ~child->type[TB_PAWN]) | (1ULL << m.to);
     for (int t = TB_PAWN; t <= TB_KING; t++)
         child->type[t] &= ~gone;
     child->color[TB_WHITE] &= ~gone;
@@ -155,7 +155,7 @@ int tb_atomic_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
         uint64_t before = (occ & ~(1ULL << pushed_to)) | (1ULL << pushed_from);
         uint64_t ours = king_of(pos, pos->turn), attacked = 0;
         for (uint64_t k = ours; k; k &= k - 1)
-            attacked |= tb_attackers(pos, tb_lsb(k), !pos->turn, before);
+            attacked |= tb_attackers(pos, bb_lsb(k), !pos->turn, before);
         if (tb_popcount(checkers) > 1 || (tb_msb(checkers) != pushed_to && attacked))
             return 0;
     }

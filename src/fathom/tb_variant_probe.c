@@ -26,15 +26,15 @@ typedef struct vprobe {
 } vprobe;
 
 /* How a WDL search reached its value (python-chess's "success"). */
-enum { FROM_TABLE = 1, FROM_CAPTURE = 2, FROM_THREAT = 3 };
+enum { VFROM_TABLE = 1, VFROM_CAPTURE = 2, VFROM_THREAT = 3 };
 
-static int compulsory(const vprobe *vp)
+static int v_compulsory(const vprobe *vp)
 {
     return vp->variant == FATHOM_VARIANT_SUICIDE ||
            vp->variant == FATHOM_VARIANT_GIVEAWAY;
 }
 
-static int fail(vprobe *vp, int status, tb_key key, const tb_entry *entry,
+static int v_fail(vprobe *vp, int status, tb_key key, const tb_entry *entry,
                 int is_dtz)
 {
     vp->failure->key = key;
@@ -45,7 +45,7 @@ static int fail(vprobe *vp, int status, tb_key key, const tb_entry *entry,
 
 /* ---- moves --------------------------------------------------------------- */
 
-static void add(tb_move *moves, int *n, int from, int to, int piece,
+static void v_add(tb_move *moves, int *n, int from, int to, int piece,
                 int promo, unsigned flags)
 {
     if (*n >= TB_MAX_LEGAL)
@@ -55,16 +55,16 @@ static void add(tb_move *moves, int *n, int from, int to, int piece,
     moves[(*n)++] = m;
 }
 
-static void add_pawn_move(tb_move *moves, int *n, int from, int to,
+static void v_add_pawn_move(tb_move *moves, int *n, int from, int to,
                           unsigned flags, int king_promotions)
 {
     if ((1ULL << to) & (TB_RANK_1 | TB_RANK_8)) {
         if (king_promotions)
-            add(moves, n, from, to, TB_PAWN, TB_KING, flags);
+            v_add(moves, n, from, to, TB_PAWN, TB_KING, flags);
         for (int promo = TB_QUEEN; promo >= TB_KNIGHT; promo--)
-            add(moves, n, from, to, TB_PAWN, promo, flags);
+            v_add(moves, n, from, to, TB_PAWN, promo, flags);
     } else {
-        add(moves, n, from, to, TB_PAWN, 0, flags);
+        v_add(moves, n, from, to, TB_PAWN, 0, flags);
     }
 }
 
@@ -89,25 +89,25 @@ int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,
                 type = t;
         uint64_t att;
         switch (type) {
-        case TB_KNIGHT: att = tb_knight_attacks(from); break;
-        case TB_BISHOP: att = tb_bishop_attacks(from, occ); break;
-        case TB_ROOK: att = tb_rook_attacks(from, occ); break;
+        case TB_KNIGHT: att = bb_knight_attacks(from); break;
+        case TB_BISHOP: att = bb_bishop_attacks(from, occ); break;
+        case TB_ROOK: att = bb_rook_attacks(from, occ); break;
         case TB_QUEEN:
-            att = tb_bishop_attacks(from, occ) | tb_rook_attacks(from, occ);
+            att = bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ);
             break;
-        default: att = tb_king_attacks(from); break;
+        default: att = bb_king_attacks(from); break;
         }
         for (att &= ~mine; att; att &= ~(1ULL << tb_msb(att))) {
             int to = tb_msb(att);
-            add(moves, &n, from, to, type, 0, (theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0);
+            v_add(moves, &n, from, to, type, 0, (theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0);
         }
     }
     uint64_t pawns = mine & pos->type[TB_PAWN];
     for (uint64_t p = pawns; p; p &= ~(1ULL << tb_msb(p))) {
         int from = tb_msb(p);
-        for (uint64_t att = tb_pawn_attacks(from, us) & theirs; att;
+        for (uint64_t att = bb_pawn_attacks(from, us) & theirs; att;
              att &= ~(1ULL << tb_msb(att)))
-            add_pawn_move(moves, &n, from, tb_msb(att), TB_MOVE_CAPTURE | TB_MOVE_PAWN,
+            v_add_pawn_move(moves, &n, from, tb_msb(att), TB_MOVE_CAPTURE | TB_MOVE_PAWN,
                           king_promotions);
     }
     int step = us == TB_WHITE ? 8 : -8;
@@ -115,16 +115,16 @@ int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,
     uint64_t twice = (us == TB_WHITE ? (single << 8) & 0x00000000ff000000ULL
                                      : (single >> 8) & 0x000000ff00000000ULL) & ~occ;
     for (uint64_t t = single; t; t &= ~(1ULL << tb_msb(t)))
-        add_pawn_move(moves, &n, tb_msb(t) - step, tb_msb(t), TB_MOVE_PAWN, king_promotions);
+        v_add_pawn_move(moves, &n, tb_msb(t) - step, tb_msb(t), TB_MOVE_PAWN, king_promotions);
     for (uint64_t t = twice; t; t &= ~(1ULL << tb_msb(t)))
-        add(moves, &n, tb_msb(t) - 2 * step, tb_msb(t), TB_PAWN, 0,
+        v_add(moves, &n, tb_msb(t) - 2 * step, tb_msb(t), TB_PAWN, 0,
             TB_MOVE_PAWN | TB_MOVE_DOUBLE);
     /* En passant: onto an empty target, by a pawn on the fifth rank. */
     if (pos->ep && !((occ >> pos->ep) & 1)) {
         uint64_t fifth = us == TB_WHITE ? 0x000000ff00000000ULL : 0x00000000ff000000ULL;
-        uint64_t capturers = tb_pawn_attacks(pos->ep, !us) & pawns & fifth;
+        uint64_t capturers = bb_pawn_attacks(pos->ep, !us) & pawns & fifth;
         for (; capturers; capturers &= ~(1ULL << tb_msb(capturers)))
-            add(moves, &n, tb_msb(capturers), pos->ep, TB_PAWN, 0,
+            v_add(moves, &n, tb_msb(capturers), pos->ep, TB_PAWN, 0,
                 TB_MOVE_CAPTURE | TB_MOVE_PAWN | TB_MOVE_EP);
     }
     return n;
@@ -151,7 +151,7 @@ int tb_variant_is_checkmate(int variant, const tb_pos *pos)
     return variant == FATHOM_VARIANT_ATOMIC && tb_atomic_is_checkmate(pos);
 }
 
-static int outcome(const vprobe *vp, const tb_pos *pos)
+static int v_outcome(const vprobe *vp, const tb_pos *pos)
 {
     if (vp->variant == FATHOM_VARIANT_ATOMIC)
         return tb_atomic_outcome(pos);
@@ -220,9 +220,9 @@ int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t white,
 /* ---- table reads ----------------------------------------------------------- */
 
 /* python-chess's probe_wdl_table: the game's end first, then the table. */
-static int table_wdl(vprobe *vp, const tb_pos *pos, int *wdl)
+static int v_table_wdl(vprobe *vp, const tb_pos *pos, int *wdl)
 {
-    int end = outcome(vp, pos);
+    int end = v_outcome(vp, pos);
     if (end != TB_VARIANT_GOING_ON) {
         *wdl = end;
         return FATHOM_OK;
@@ -235,35 +235,35 @@ static int table_wdl(vprobe *vp, const tb_pos *pos, int *wdl)
     tb_key key = tb_key_of(pos, 0);
     tb_entry *e = tb_lookup(vp->tb, key);
     if (!e || !e->wdl.path)
-        return fail(vp, FATHOM_ERR_MISSING_TABLE, key, e, 0);
+        return v_fail(vp, FATHOM_ERR_MISSING_TABLE, key, e, 0);
     int status = tb_slot_ready(vp->tb, e, &e->wdl, 0);
     if (status == FATHOM_OK)
         status = tb_table_wdl(&e->wdl.table, &vp->tb->consts, pos, key, wdl);
-    return status == FATHOM_OK ? status : fail(vp, status, key, e, 0);
+    return status == FATHOM_OK ? status : v_fail(vp, status, key, e, 0);
 }
 
-static int table_dtz(vprobe *vp, const tb_pos *pos, int wdl, int *dtz,
+static int v_table_dtz(vprobe *vp, const tb_pos *pos, int wdl, int *dtz,
                      int *precise, int *stored)
 {
     tb_key key = tb_key_of(pos, 0);
     tb_entry *e = tb_lookup(vp->tb, key);
     if (!e || !e->dtz.path)
-        return fail(vp, FATHOM_ERR_MISSING_TABLE, key, e, 1);
+        return v_fail(vp, FATHOM_ERR_MISSING_TABLE, key, e, 1);
     int status = tb_slot_ready(vp->tb, e, &e->dtz, 1);
     if (status == FATHOM_OK)
         status = tb_table_dtz(&e->dtz.table, &vp->tb->consts, pos, key, wdl,
                               dtz, precise, stored);
-    return status == FATHOM_OK ? status : fail(vp, status, key, e, 1);
+    return status == FATHOM_OK ? status : v_fail(vp, status, key, e, 1);
 }
 
 /* ---- WDL search ---------------------------------------------------------- */
 
-static int sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
+static int v_sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
                      int threats, int *value, int *how);
 
 /* Best of the captures (compulsory ones) for the side to move; *found says
  * whether there was any. */
-static int sprobe_captures(vprobe *vp, const tb_pos *pos, int alpha, int beta,
+static int v_sprobe_captures(vprobe *vp, const tb_pos *pos, int alpha, int beta,
                            int *value, int *found)
 {
     tb_move moves[TB_MAX_LEGAL];
@@ -273,7 +273,7 @@ static int sprobe_captures(vprobe *vp, const tb_pos *pos, int alpha, int beta,
         tb_pos child;
         int v, how;
         tb_do_move(pos, moves[i], &child);
-        int status = sprobe_ab(vp, &child, -beta, -alpha, 0, &v, &how);
+        int status = v_sprobe_ab(vp, &child, -beta, -alpha, 0, &v, &how);
         if (status != FATHOM_OK)
             return status;
         if (-v > alpha)
@@ -285,18 +285,18 @@ static int sprobe_captures(vprobe *vp, const tb_pos *pos, int alpha, int beta,
     return FATHOM_OK;
 }
 
-static int sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
+static int v_sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
                      int threats, int *value, int *how)
 {
     int status;
     if (tb_popcount(pos->color[!pos->turn]) > 1) {
         int v, found;
-        status = sprobe_captures(vp, pos, alpha, beta, &v, &found);
+        status = v_sprobe_captures(vp, pos, alpha, beta, &v, &found);
         if (status != FATHOM_OK)
             return status;
         if (found) {
             *value = v;
-            *how = FROM_CAPTURE;
+            *how = VFROM_CAPTURE;
             return FATHOM_OK;
         }
     } else {
@@ -304,7 +304,7 @@ static int sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
         tb_move moves[TB_MAX_LEGAL];
         if (tb_antichess_gen_captures(pos, moves) > 0) {
             *value = -2;
-            *how = FROM_CAPTURE;
+            *how = VFROM_CAPTURE;
             return FATHOM_OK;
         }
     }
@@ -319,7 +319,7 @@ static int sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
             tb_pos child;
             int v, found;
             tb_do_move(pos, moves[i], &child);
-            status = sprobe_captures(vp, &child, -beta, -alpha, &v, &found);
+            status = v_sprobe_captures(vp, &child, -beta, -alpha, &v, &found);
             if (status != FATHOM_OK)
                 return status;
             if (found && -v > alpha) {
@@ -327,7 +327,7 @@ static int sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
                 alpha = -v;
                 if (alpha >= beta) {
                     *value = -v;
-                    *how = FROM_THREAT;
+                    *how = VFROM_THREAT;
                     return FATHOM_OK;
                 }
             }
@@ -335,31 +335,31 @@ static int sprobe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
     }
 
     int v;
-    status = table_wdl(vp, pos, &v);
+    status = v_table_wdl(vp, pos, &v);
     if (status != FATHOM_OK)
         return status;
     if (v > alpha) {
         *value = v;
-        *how = FROM_TABLE;
+        *how = VFROM_TABLE;
     } else {
         *value = alpha;
-        *how = threats_found ? FROM_THREAT : FROM_TABLE;
+        *how = threats_found ? VFROM_THREAT : VFROM_TABLE;
     }
     return FATHOM_OK;
 }
 
 /* python-chess's probe_ab for a variant. */
-static int probe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
+static int v_probe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
                     int threats, int *value, int *how)
 {
-    if (compulsory(vp)) {
-        int end = outcome(vp, pos);
+    if (v_compulsory(vp)) {
+        int end = v_outcome(vp, pos);
         if (end != TB_VARIANT_GOING_ON) {
             *value = end;
-            *how = FROM_CAPTURE;
+            *how = VFROM_CAPTURE;
             return FATHOM_OK;
         }
-        return sprobe_ab(vp, pos, alpha, beta, threats, value, how);
+        return v_sprobe_ab(vp, pos, alpha, beta, threats, value, how);
     }
 
     tb_move moves[TB_MAX_LEGAL];
@@ -368,39 +368,39 @@ static int probe_ab(vprobe *vp, const tb_pos *pos, int alpha, int beta,
         tb_pos child;
         int v, ignored;
         tb_atomic_do_move(pos, moves[i], &child);
-        int status = probe_ab(vp, &child, -beta, -alpha, 0, &v, &ignored);
+        int status = v_probe_ab(vp, &child, -beta, -alpha, 0, &v, &ignored);
         if (status != FATHOM_OK)
             return status;
         v = -v;
         if (v > alpha) {
             if (v >= beta) {
                 *value = v;
-                *how = FROM_CAPTURE;
+                *how = VFROM_CAPTURE;
                 return FATHOM_OK;
             }
             alpha = v;
         }
     }
     int v;
-    int status = table_wdl(vp, pos, &v);
+    int status = v_table_wdl(vp, pos, &v);
     if (status != FATHOM_OK)
         return status;
     if (alpha >= v) {
         *value = alpha;
-        *how = alpha > 0 ? FROM_CAPTURE : FROM_TABLE;
+        *how = alpha > 0 ? VFROM_CAPTURE : VFROM_TABLE;
     } else {
         *value = v;
-        *how = FROM_TABLE;
+        *how = VFROM_TABLE;
     }
     return FATHOM_OK;
 }
 
 /* Atomic only (the antichess family ignores en passant here): the best
  * en-passant capture, -3 if there is none. */
-static int best_ep_capture(vprobe *vp, const tb_pos *pos, int *best)
+static int v_best_ep_capture(vprobe *vp, const tb_pos *pos, int *best)
 {
     *best = -3;
-    if (!pos->ep || compulsory(vp))
+    if (!pos->ep || v_compulsory(vp))
         return FATHOM_OK;
     tb_move moves[TB_MAX_LEGAL];
     int n = tb_atomic_gen_ep(pos, moves);
@@ -408,7 +408,7 @@ static int best_ep_capture(vprobe *vp, const tb_pos *pos, int *best)
         tb_pos child;
         int v, how;
         tb_atomic_do_move(pos, moves[i], &child);
-        int status = probe_ab(vp, &child, -2, 2, 0, &v, &how);
+        int status = v_probe_ab(vp, &child, -2, 2, 0, &v, &how);
         if (status != FATHOM_OK)
             return status;
         if (-v > *best)
@@ -418,40 +418,40 @@ static int best_ep_capture(vprobe *vp, const tb_pos *pos, int *best)
 }
 
 /* Every legal move is an en-passant capture (or there is none). */
-static int only_ep_moves(const tb_pos *pos)
+static int v_only_ep_moves(const tb_pos *pos)
 {
     tb_move moves[TB_MAX_LEGAL];
     return tb_atomic_gen_legal(pos, TB_GEN_ALL & ~TB_GEN_EP, moves) == 0;
 }
 
-static int probe_wdl(vprobe *vp, const tb_pos *pos, int *wdl)
+static int v_probe_wdl(vprobe *vp, const tb_pos *pos, int *wdl)
 {
     int how, v1;
-    int status = probe_ab(vp, pos, -2, 2, 0, wdl, &how);
+    int status = v_probe_ab(vp, pos, -2, 2, 0, wdl, &how);
     if (status != FATHOM_OK)
         return status;
-    status = best_ep_capture(vp, pos, &v1);
+    status = v_best_ep_capture(vp, pos, &v1);
     if (status != FATHOM_OK)
         return status;
-    if (v1 > -3 && (v1 >= *wdl || (*wdl == 0 && only_ep_moves(pos))))
+    if (v1 > -3 && (v1 >= *wdl || (*wdl == 0 && v_only_ep_moves(pos))))
         *wdl = v1;
     return FATHOM_OK;
 }
 
 /* ---- DTZ ------------------------------------------------------------------ */
 
-static int dtz_before_zeroing(int wdl)
+static int v_dtz_before_zeroing(int wdl)
 {
     static const int dtz[5] = {-1, -101, 0, 101, 1};
     return dtz[wdl + 2];
 }
 
-static int probe_dtz(vprobe *vp, const tb_pos *pos, int *dtz, int *precise);
+static int v_probe_dtz(vprobe *vp, const tb_pos *pos, int *dtz, int *precise);
 
-static int legal_moves(const vprobe *vp, const tb_pos *pos, uint64_t from_mask,
+static int v_legal_moves(const vprobe *vp, const tb_pos *pos, uint64_t from_mask,
                        uint64_t to_mask, tb_move *moves)
 {
-    if (compulsory(vp))
+    if (v_compulsory(vp))
         return tb_antichess_gen_legal(pos, from_mask, to_mask, moves);
     tb_move all[TB_MAX_LEGAL];
     int n = tb_atomic_gen_legal(pos, TB_GEN_ALL, all), count = 0;
@@ -461,10 +461,10 @@ static int legal_moves(const vprobe *vp, const tb_pos *pos, uint64_t from_mask,
     return count;
 }
 
-static int probe_dtz_no_ep(vprobe *vp, const tb_pos *pos, int *dtz, int *precise)
+static int v_probe_dtz_no_ep(vprobe *vp, const tb_pos *pos, int *dtz, int *precise)
 {
     int wdl, how;
-    int status = probe_ab(vp, pos, -2, 2, 1, &wdl, &how);
+    int status = v_probe_ab(vp, pos, -2, 2, 1, &wdl, &how);
     if (status != FATHOM_OK)
         return status;
     *precise = 1;
@@ -473,8 +473,8 @@ static int probe_dtz_no_ep(vprobe *vp, const tb_pos *pos, int *dtz, int *precise
         return FATHOM_OK;
     }
     /* A capture zeroes; so does any move of a side with only pawns. */
-    if (how == FROM_CAPTURE || !(pos->color[pos->turn] & ~pos->type[TB_PAWN])) {
-        *dtz = dtz_before_zeroing(wdl);
+    if (how == VFROM_CAPTURE || !(pos->color[pos->turn] & ~pos->type[TB_PAWN])) {
+        *dtz = v_dtz_before_zeroing(wdl);
         return FATHOM_OK;
     }
 
@@ -482,44 +482,44 @@ static int probe_dtz_no_ep(vprobe *vp, const tb_pos *pos, int *dtz, int *precise
     tb_move moves[TB_MAX_LEGAL];
     if (wdl > 0) {
         /* A threat forces a capture, which zeroes, next move. */
-        if (how == FROM_THREAT) {
+        if (how == VFROM_THREAT) {
             *dtz = wdl == 2 ? 2 : 102;
             return FATHOM_OK;
         }
-        int n = legal_moves(vp, pos, pos->type[TB_PAWN], ~occ, moves);
+        int n = v_legal_moves(vp, pos, pos->type[TB_PAWN], ~occ, moves);
         for (int i = 0; i < n; i++) {
             if (moves[i].flags & TB_MOVE_CAPTURE)
                 continue; /* en passant */
             tb_pos child;
             int v;
             tb_variant_do_move(vp->variant, pos, moves[i], &child);
-            status = probe_wdl(vp, &child, &v);
+            status = v_probe_wdl(vp, &child, &v);
             if (status != FATHOM_OK)
                 return status;
             if (-v == wdl) {
-                *dtz = dtz_before_zeroing(wdl);
+                *dtz = v_dtz_before_zeroing(wdl);
                 return FATHOM_OK;
             }
         }
     }
 
     int value, stored;
-    status = table_dtz(vp, pos, wdl, &value, precise, &stored);
+    status = v_table_dtz(vp, pos, wdl, &value, precise, &stored);
     if (status != FATHOM_OK)
         return status;
     if (stored) {
-        *dtz = dtz_before_zeroing(wdl) + (wdl > 0 ? value : -value);
+        *dtz = v_dtz_before_zeroing(wdl) + (wdl > 0 ? value : -value);
         return FATHOM_OK;
     }
 
     if (wdl > 0) {
         int best = 0xffff, best_precise = 1;
-        int n = legal_moves(vp, pos, ~pos->type[TB_PAWN], ~occ, moves);
+        int n = v_legal_moves(vp, pos, ~pos->type[TB_PAWN], ~occ, moves);
         for (int i = 0; i < n; i++) {
             tb_pos child;
             int v, p;
             tb_variant_do_move(vp->variant, pos, moves[i], &child);
-            status = probe_dtz(vp, &child, &v, &p);
+            status = v_probe_dtz(vp, &child, &v, &p);
             if (status != FATHOM_OK)
                 return status;
             v = -v;
@@ -549,13 +549,13 @@ static int probe_dtz_no_ep(vprobe *vp, const tb_pos *pos, int *dtz, int *precise
                 v = -1;
             } else {
                 int how_child;
-                status = probe_ab(vp, &child, 1, 2, 1, &v, &how_child);
+                status = v_probe_ab(vp, &child, 1, 2, 1, &v, &how_child);
                 if (status != FATHOM_OK)
                     return status;
                 v = v == 2 ? 0 : -101;
             }
         } else {
-            status = probe_dtz(vp, &child, &v, &p);
+            status = v_probe_dtz(vp, &child, &v, &p);
             if (status != FATHOM_OK)
                 return status;
             v = -v - 1;
@@ -572,17 +572,17 @@ static int probe_dtz_no_ep(vprobe *vp, const tb_pos *pos, int *dtz, int *precise
     return FATHOM_OK;
 }
 
-static int probe_dtz(vprobe *vp, const tb_pos *pos, int *dtz, int *precise)
+static int v_probe_dtz(vprobe *vp, const tb_pos *pos, int *dtz, int *precise)
 {
-    int status = probe_dtz_no_ep(vp, pos, dtz, precise);
+    int status = v_probe_dtz_no_ep(vp, pos, dtz, precise);
     if (status != FATHOM_OK)
         return status;
     int best;
-    status = best_ep_capture(vp, pos, &best);
+    status = v_best_ep_capture(vp, pos, &best);
     if (status != FATHOM_OK || best == -3)
         return status;
 
-    int v = *dtz, ep = dtz_before_zeroing(best), take;
+    int v = *dtz, ep = v_dtz_before_zeroing(best), take;
     if (v < -100)
         take = ep >= 0;
     else if (v < 0)
@@ -594,7 +594,7 @@ static int probe_dtz(vprobe *vp, const tb_pos *pos, int *dtz, int *precise)
     else if (ep >= 0)
         take = 1;
     else
-        take = only_ep_moves(pos);
+        take = v_only_ep_moves(pos);
     if (take) {
         *dtz = ep;
         *precise = 1;
@@ -608,12 +608,12 @@ int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
                          int *wdl)
 {
     vprobe vp = {tb, failure, tb->consts.variant};
-    return probe_wdl(&vp, pos, wdl);
+    return v_probe_wdl(&vp, pos, wdl);
 }
 
 int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
                          int *dtz, int *precise)
 {
     vprobe vp = {tb, failure, tb->consts.variant};
-    return probe_dtz(&vp, pos, dtz, precise);
+    return v_probe_dtz(&vp, pos, dtz, precise);
 }

@@ -2,23 +2,22 @@
  * fuzz_table.c - arbitrary bytes as a Syzygy table file.
  *
  * Input: byte 0 chooses the table name (low 7 bits index MATERIALS) and the
- * kind (bit 7: .rtbz, else .rtbw); the rest is the file.  With
- * $PYFATHOM_FUZZ_VARIANT set (see fuzz_common.h) the names and suffixes are
- * that variant's (ATOMIC_MATERIALS, ANTICHESS_MATERIALS) and the instance
- * probes by its rules.  The file is
- * written into a private temporary directory, an instance is opened over
- * the real tables ($PYFATHOM_FUZZ_TABLES, optional) and then that
- * directory (so the fuzzed file replaces the real one), and random
- * positions of that material are probed: WDL, DTZ and root probes.  Any
- * status is fine; a crash, a sanitizer report or a hang is a bug.
+ * kind (bit 7: .rtbz, else .rtbw); the rest is the file.  An instance is
+ * opened over the real tables ($PYFATHOM_FUZZ_TABLES, optional), the fuzzed
+ * bytes are registered under that name straight from memory
+ * (fathom_add_table_memory, replacing the real file; no file is written),
+ * and random positions of that material are probed: WDL, DTZ and root
+ * probes.  Any status is fine; a crash, a sanitizer report or a hang is a
+ * bug.  With $PYFATHOM_FUZZ_VARIANT set (see fuzz_common.h) the names and
+ * suffixes are that variant's (ATOMIC_MATERIALS, ANTICHESS_MATERIALS) and
+ * the instance probes by its rules.
  *
  * Build with libFuzzer (clang -fsanitize=fuzzer,address,undefined) or with
  * replay.c as main (any compiler).
  */
-#define _GNU_SOURCE 1
-#include <fcntl.h>
 #include <stdio.h>
-#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fuzz_common.h"
 
@@ -54,45 +53,32 @@ static const char *suffix_of(int variant, int is_dtz)
     return suffixes[variant][is_dtz];
 }
 
-static char dir_path[256];
-
-static int make_dir(void)
-{
-    if (dir_path[0])
-        return 1;
-    const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    snprintf(dir_path, sizeof dir_path, "%s/pyfathom-fuzz-XXXXXX", base);
-    return mkdtemp(dir_path) != NULL;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1 || !make_dir())
+    if (size < 1)
         return 0;
     int variant = fuzz_variant();
     const char *material = material_of(variant, data[0]);
     int is_dtz = (data[0] & 0x80) != 0;
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.%s", dir_path, material,
-             suffix_of(variant, is_dtz));
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
+    char name[32];
+    snprintf(name, sizeof name, "%s.%s", material, suffix_of(variant, is_dtz));
+    /* A copy of exactly the file's bytes, so that AddressSanitizer sees a
+     * read past its end (the fuzzer's buffer may be larger). */
+    size_t file_size = size - 1;
+    uint8_t *file = (uint8_t *)malloc(file_size ? file_size : 1);
+    if (!file)
         return 0;
-    size_t done = 0;
-    while (done < size - 1) {
-        ssize_t n = write(fd, data + 1 + done, size - 1 - done);
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    close(fd);
+    if (file_size)
+        memcpy(file, data + 1, file_size);
 
     fathom_tb *tb = NULL;
-    if (fathom_open_variant(&tb, variant) != FATHOM_OK)
+    if (fathom_open_variant(&tb, variant) != FATHOM_OK) {
+        free(file);
         return 0;
+    }
     if (fuzz_real_tables())
         fathom_add_directory(tb, fuzz_real_tables(), 1, 1, NULL);
-    fathom_add_directory(tb, dir_path, 1, 1, NULL);
+    fathom_add_table_memory(tb, name, file, file_size);
     /* The positions depend on the name only: the corpus decides the file. */
     uint64_t rng = 0x9e3779b97f4a7c15ULL ^ data[0];
     for (int i = 0; i < 24; i++) {
@@ -101,6 +87,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_probe_all(tb, &p, i < 2);
     }
     fathom_close(tb);
-    unlink(path);
+    free(file);
     return 0;
 }

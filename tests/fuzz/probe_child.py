@@ -8,7 +8,12 @@ swapped) with each metric; plus an optional ``"drop_privileges": true``
 and an optional ``"variant"`` (a ``uci_variant`` such as ``"atomic"``: the
 boards and the tablebase are of that variant).
 For every case a fresh Tablebase is opened over ``dirs`` (later directories
-replace earlier files of the same table).  One JSON line is printed per
+replace earlier files of the same table).  A case may add ``"memory"``:
+``{"name": "KQvK.rtbw", "source": path or null, "truncate": n, "xor":
+[[offset, byte], ...], "base64": data}`` -- the bytes of ``source`` (or the
+decoded ``base64``), cut to ``truncate`` bytes, with the ``xor`` changes --
+which are registered from memory (``Tablebase.add_table_bytes``) over the
+directories, so no damaged file is written anywhere.  One JSON line is printed per
 case, flushed before the next case starts, so a crash names its case by the
 last line missing:
 
@@ -22,6 +27,7 @@ CorruptTableError, ``["file", filename]`` for another TableFileError, or
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -81,6 +87,20 @@ def outcome(call: Any, board: chess.Board) -> list[Any]:
         return ["other", f"{type(exc).__name__}: {exc}"]
 
 
+def memory_bytes(spec: dict[str, Any]) -> bytes:
+    """The damaged table bytes a case describes (see the module's doc)."""
+    if spec.get("source"):
+        with open(spec["source"], "rb") as f:
+            data = bytearray(f.read())
+    else:
+        data = bytearray(base64.b64decode(spec.get("base64", "")))
+    if "truncate" in spec:
+        del data[spec["truncate"]:]
+    for offset, value in spec.get("xor", []):
+        data[offset] ^= value
+    return bytes(data)
+
+
 def drop_privileges() -> None:
     """Become ``nobody`` so that file permissions apply (tests run as root)."""
     if os.geteuid() == 0:
@@ -109,6 +129,8 @@ def main() -> None:
         outcomes: list[list[Any]] = []
         try:
             tb = pyfathom.open_tablebase(case["dirs"], VariantBoard=board_type)
+            if "memory" in case:
+                tb.add_table_bytes(case["memory"]["name"], memory_bytes(case["memory"]))
         except BaseException as exc:  # noqa: BLE001
             outcomes.append(["other", f"open: {type(exc).__name__}: {exc}"])
         else:

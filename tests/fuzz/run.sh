@@ -15,7 +15,9 @@ ROOT=$(cd "$HERE/../.." && pwd)
 TABLES=${2:-${PYFATHOM_TEST_CACHE:-$HOME/.cache/pyfathom-tests}/syzygy-chess-1.11.2}
 WORK=${FUZZ_WORK:-$ROOT/build/fuzz}
 CC=${CC_FUZZ:-clang}
-SRCS="tb_io.c tb_table.c tb_chess.c tb_probe.c tb_instance.c fen.c tb_variant_format.c tb_variant_atomic.c tb_variant_antichess.c tb_variant_probe.c"
+# Every C file of the core but the Fathom facade (tbprobe.c, its one global
+# instance unused here).
+SRCS=$(cd "$ROOT/src/fathom" && ls *.c | grep -v '^tbprobe\.c$')
 mkdir -p "$WORK"
 set --
 for s in $SRCS; do set -- "$@" "$ROOT/src/fathom/$s"; done

@@ -31,13 +31,13 @@ def popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
     return counts
 
 
-def _collect(boards: Iterable[chess.Board], largest: int, uci_variant: str = "chess"
+def _collect(boards: Iterable[chess.Board], max_pieces: int, uci_variant: str = "chess"
              ) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint8],
                         npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """(8 contiguous mask arrays, ep, turn, why rows must fail), read from
     the boards in one pass.  Rows of another variant than ``uci_variant`` (the
     tablebase's), with castling rights or
-    more than ``largest`` pieces are zeroed (the C core rejects them at once)
+    more than ``max_pieces`` pieces are zeroed (the C core rejects them at once)
     and get their :class:`Status` (0 for the other rows)."""
     flat = np.fromiter(
         _chain((b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks,
@@ -49,7 +49,7 @@ def _collect(boards: Iterable[chess.Board], largest: int, uci_variant: str = "ch
     reasons = np.where(
         cols[11] != 0, np.uint8(Status.VARIANT),
         np.where(cols[10] != 0, np.uint8(Status.CASTLING),
-                 np.where(popcount(cols[0] | cols[1]) > largest,
+                 np.where(popcount(cols[0] | cols[1]) > max_pieces,
                           np.uint8(Status.TOO_MANY_PIECES), np.uint8(0)))).astype(np.uint8)
     masks = cols[:8]
     bad = reasons != 0
@@ -59,10 +59,10 @@ def _collect(boards: Iterable[chess.Board], largest: int, uci_variant: str = "ch
             cols[9].astype(np.uint8), reasons)
 
 
-def probe_many(handle: _ll.Handle, largest: int, boards: Iterable[chess.Board], dtz: bool,
+def probe_many(handle: _ll.Handle, max_pieces: int, boards: Iterable[chess.Board], dtz: bool,
                threads: Optional[int], status: Any, uci_variant: str = "chess") -> Any:
     """Tablebase.probe_wdl_many / probe_dtz_many."""
-    masks, ep, turn, reasons = _collect(boards, largest, uci_variant)
+    masks, ep, turn, reasons = _collect(boards, max_pieces, uci_variant)
     out, status_out = _probe(handle, masks, ep, turn, dtz, threads, status)
     bad = reasons != 0
     out[bad] = FAILED_DTZ if dtz else FAILED

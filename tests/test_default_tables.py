@@ -1,4 +1,5 @@
-"""pyfathom._sdist: the verified path from python-chess's sdist to tables."""
+"""pyfathom._default_tables (and tests/table_cache.py over it): the verified
+path from python-chess's sdist to tables."""
 
 from __future__ import annotations
 
@@ -11,25 +12,26 @@ from pathlib import Path
 
 import pytest
 
-from pyfathom import _sdist
+import table_cache
+from pyfathom import _default_tables, _filecopy
 
 
 @pytest.fixture(scope="module")
 def archive(test_cache: Path, syzygy_dir: Path) -> Path:
     # syzygy_dir fetched the sdist into the test cache; this must not download.
-    return _sdist.fetch_python_chess_sdist(test_cache)
+    return _default_tables.fetch_python_chess_sdist(test_cache)
 
 
 def test_pinned_checksums_cover_the_35_tables() -> None:
-    assert len(_sdist.TABLE_SHA256) == 70
-    stems = {name.rsplit(".", 1)[0] for name in _sdist.TABLE_SHA256}
+    assert len(_default_tables.TABLE_SHA256) == 70
+    stems = {name.rsplit(".", 1)[0] for name in _default_tables.TABLE_SHA256}
     assert len(stems) == 35
-    assert {name.rsplit(".", 1)[1] for name in _sdist.TABLE_SHA256} == {"rtbw", "rtbz"}
+    assert {name.rsplit(".", 1)[1] for name in _default_tables.TABLE_SHA256} == {"rtbw", "rtbz"}
 
 
 def test_syzygy_dir_holds_verified_tables(syzygy_dir: Path) -> None:
-    assert _sdist.tables_present(syzygy_dir, include_epd=True)
-    for name, digest in _sdist.TABLE_SHA256.items():
+    assert _default_tables.files_present(syzygy_dir, table_cache.pinned_members())
+    for name, digest in _default_tables.TABLE_SHA256.items():
         assert hashlib.sha256((syzygy_dir / name).read_bytes()).hexdigest() == digest
 
 
@@ -39,22 +41,22 @@ def test_cached_archive_is_not_downloaded_again(archive: Path, test_cache: Path,
         raise AssertionError("pip must not run when the archive is cached")
 
     monkeypatch.setattr(subprocess, "run", no_pip)
-    assert _sdist.fetch_python_chess_sdist(test_cache) == archive
-    assert _sdist.sha256_file(archive) == _sdist.SDIST_SHA256
+    assert _default_tables.fetch_python_chess_sdist(test_cache) == archive
+    assert _filecopy.sha256_file(archive) == _default_tables.SDIST_SHA256
 
 
 def test_extract_is_complete_and_idempotent(archive: Path, tmp_path: Path) -> None:
     calls: list[tuple[str, int, int]] = []
-    paths = _sdist.extract_tables(archive, tmp_path, progress=lambda *a: calls.append(a))
+    paths = _default_tables.extract_tables(archive, tmp_path, progress=lambda *a: calls.append(a))
     assert len(paths) == 70 and all(p.parent == tmp_path for p in paths)
-    assert sorted(os.listdir(tmp_path)) == sorted(_sdist.TABLE_SHA256)  # nothing else
+    assert sorted(os.listdir(tmp_path)) == sorted(_default_tables.TABLE_SHA256)  # nothing else
     assert [c[1] for c in calls] == list(range(1, 71)) and {c[2] for c in calls} == {70}
     before = {p: p.stat().st_mtime_ns for p in paths}
     # A damaged file is replaced; intact files are left alone.
     damaged = tmp_path / "KQvK.rtbw"
     damaged.write_bytes(b"not a table")
-    _sdist.extract_tables(archive, tmp_path, include_epd=True)
-    assert _sdist.tables_present(tmp_path, include_epd=True)
+    _default_tables.extract_members(archive, tmp_path, table_cache.pinned_members())
+    assert _default_tables.files_present(tmp_path, table_cache.pinned_members())
     for p, mtime in before.items():
         if p != damaged:
             assert p.stat().st_mtime_ns == mtime
@@ -72,8 +74,8 @@ def test_wrong_archive_is_refused(tmp_path: Path) -> None:
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     dest = tmp_path / "dest"
-    with pytest.raises(_sdist.ChecksumError, match="sha256"):
-        _sdist.extract_tables(evil, dest)
+    with pytest.raises(_default_tables.ChecksumError, match="sha256"):
+        _default_tables.extract_tables(evil, dest)
     assert not (tmp_path / "escaped.rtbw").exists()
     assert list(dest.iterdir()) == []
 
@@ -81,19 +83,19 @@ def test_wrong_archive_is_refused(tmp_path: Path) -> None:
 def test_member_checksum_is_checked(archive: Path, tmp_path: Path,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A table whose bytes differ from the pinned checksum is not kept."""
-    pinned = dict(_sdist.TABLE_SHA256)
+    pinned = dict(_default_tables.TABLE_SHA256)
     pinned["KRvK.rtbz"] = "0" * 64
-    monkeypatch.setattr(_sdist, "TABLE_SHA256", pinned)
-    with pytest.raises(_sdist.ChecksumError, match="KRvK.rtbz"):
-        _sdist.extract_tables(archive, tmp_path)
+    monkeypatch.setattr(_default_tables, "TABLE_SHA256", pinned)
+    with pytest.raises(_default_tables.ChecksumError, match="KRvK.rtbz"):
+        _default_tables.extract_tables(archive, tmp_path)
     assert not (tmp_path / "KRvK.rtbz").exists()
     assert not [n for n in os.listdir(tmp_path) if n.endswith(".part")]
 
 
-def test_ensure_tables_does_nothing_when_present(syzygy_dir: Path,
+def test_tables_dir_fetches_nothing_when_present(syzygy_dir: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     def no_fetch(*args: object, **kwargs: object) -> Path:
         raise AssertionError("nothing to fetch")
 
-    monkeypatch.setattr(_sdist, "fetch_python_chess_sdist", no_fetch)
-    assert _sdist.ensure_tables(syzygy_dir, include_epd=True) == syzygy_dir
+    monkeypatch.setattr(_default_tables, "fetch_python_chess_sdist", no_fetch)
+    assert table_cache.tables_dir() == syzygy_dir

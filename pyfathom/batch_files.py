@@ -7,12 +7,15 @@ bitboard arrays, and probed with :meth:`pyfathom.Tablebase.probe_wdl_bitboards`
 (and ``probe_dtz_bitboards``).  Memory stays flat whatever the input size:
 one block, one chunk of arrays and one chunk of output rows at a time.
 
-Each input line gives exactly one result row, in order, with a status:
+Each input line gives exactly one result row, in order, with a status
+(the row's code is a :class:`pyfathom.Status`, or one of the two codes only
+a line can have, :data:`INVALID_FEN` and :data:`LINE_TOO_LONG`; the name
+written is from :data:`STATUS_NAMES`):
 
 ``ok``               probed
 ``invalid_fen``      the line is not a FEN / EPD position (see the reason)
 ``castling``         the position has castling rights (tables hold none)
-``too_many_pieces``  more pieces than the largest table loaded
+``too_many_pieces``  more than 7 pieces (more than any Syzygy table holds)
 ``missing_table``    a table the position needs (or a capture or promotion
                      from it leads to) is not loaded; the reason names it
 ``invalid_position`` a FEN of an illegal position (``board.is_valid()`` is
@@ -21,6 +24,13 @@ Each input line gives exactly one result row, in order, with a status:
 ``failed``           any other failure (a table file that cannot be read,
                      out of memory); the reason says which
 ``line_too_long``    a line longer than :data:`MAX_LINE` bytes
+
+Blank lines and comment lines (first non-blank character ``#``) are not
+positions: they give no row and are counted apart (``skipped``).  A UTF-8
+byte-order mark at the start is not part of line 1.  The text of a bad line
+is written as read, with bytes that are not UTF-8 replaced by U+FFFD; in
+CSV control characters (NUL, CR, ...) become U+FFFD too, in JSON lines they
+are escaped (``\u0000``).
 """
 
 from __future__ import annotations
@@ -33,8 +43,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._batch import popcount
-from ._fathom import ffi, lib
+from . import _lowlevel
+from ._batch_arrays import popcount
+from ._types import FAILED, FAILED_DTZ, Status
 
 __all__ = [
     "CHUNK_LINES",
@@ -47,6 +58,8 @@ __all__ = [
     "BatchStats",
     "RowWriter",
     "STATUS_NAMES",
+    "AtomicOutput",
+    "skipped_lines",
 ]
 
 CHUNK_LINES = 65536
@@ -56,30 +69,33 @@ MAX_LINE = 1 << 16
 """Longest line accepted, in bytes (a FEN is under 100; EPD opcodes add some)."""
 
 _BLOCK = 1 << 22  # bytes read per read() call
+_BOM = b"\xef\xbb\xbf"  # UTF-8 byte-order mark
 
-OK = 0
-INVALID_FEN = 1
-CASTLING = 2
-TOO_MANY_PIECES = 3
-FAILED = 4
-LINE_TOO_LONG = 5
-MISSING_TABLE = 6
-INVALID_POSITION = 7
-CORRUPT_TABLE = 8
+OK = Status.OK
+INVALID_FEN = len(Status)
+"""Row code of a line that is not a FEN / EPD position (after every
+:class:`~pyfathom.Status` code, so no code means two things)."""
+LINE_TOO_LONG = len(Status) + 1
+"""Row code of a line longer than :data:`MAX_LINE` bytes."""
+SKIPPED = len(Status) + 2
+"""Row code of a blank or comment line (first non-blank character ``#``):
+not a position, so no output row, and not a bad line."""
+_ROW_CODES = len(Status) + 3
+
+_NAME_OF_CODE: list[str] = ["failed"] * _ROW_CODES
+"""The name written for each row code; the core's codes not named here
+(I/O, memory, argument) are all ``failed``."""
+for _code, _name in ((Status.OK, "ok"), (Status.MISSING_TABLE, "missing_table"),
+                     (Status.CASTLING, "castling"), (Status.TOO_MANY_PIECES, "too_many_pieces"),
+                     (Status.INVALID_POSITION, "invalid_position"),
+                     (Status.BAD_MAGIC, "corrupt_table"), (Status.BAD_SIZE, "corrupt_table"),
+                     (Status.CORRUPT, "corrupt_table"), (INVALID_FEN, "invalid_fen"),
+                     (LINE_TOO_LONG, "line_too_long"), (SKIPPED, "skipped")):
+    _NAME_OF_CODE[_code] = _name
 
 STATUS_NAMES = ["ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long",
                 "missing_table", "invalid_position", "corrupt_table"]
-"""Row status names, indexed by the status codes of :class:`ProbedChunk`."""
-
-# The core's status of a failed probe -> the row status.
-_ROW_STATUS = np.full(256, FAILED, dtype=np.uint8)
-_ROW_STATUS[lib.FATHOM_OK] = OK
-_ROW_STATUS[lib.FATHOM_ERR_MISSING_TABLE] = MISSING_TABLE
-_ROW_STATUS[lib.FATHOM_ERR_CASTLING] = CASTLING
-_ROW_STATUS[lib.FATHOM_ERR_TOO_MANY_PIECES] = TOO_MANY_PIECES
-_ROW_STATUS[lib.FATHOM_ERR_INVALID_POSITION] = INVALID_POSITION
-for _code in (lib.FATHOM_ERR_BAD_MAGIC, lib.FATHOM_ERR_BAD_SIZE, lib.FATHOM_ERR_CORRUPT):
-    _ROW_STATUS[_code] = CORRUPT_TABLE
+"""Every row status name, in the order the summary lists them."""
 
 _MASKS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights", "pawns")
 
@@ -115,8 +131,20 @@ def read_chunks(stream: IO[bytes], chunk_lines: int = CHUNK_LINES) -> Iterator[C
     skipped = 0  # bytes discarded so far (counted for progress)
     overlong_head = b""
     eof = False
+    first_block = True
+    bom_bytes = 0  # a UTF-8 byte-order mark is not part of line 1 (counted for progress)
     while not eof:
         block = stream.read(_BLOCK)
+        if first_block:
+            first_block = False
+            while len(block) < len(_BOM) and block and _BOM.startswith(block):
+                more = stream.read(_BLOCK)  # a stream may hand out fewer bytes
+                if not more:
+                    break
+                block += more
+            if block.startswith(_BOM):
+                block = block[len(_BOM):]
+                bom_bytes = len(_BOM)
         if not block:
             eof = True
             block = b""
@@ -177,8 +205,9 @@ def read_chunks(stream: IO[bytes], chunk_lines: int = CHUNK_LINES) -> Iterator[C
                 offsets=(starts[lo:hi] - base).astype(np.uintp),
                 lengths=lengths[lo:hi].copy(),
                 too_long=too_long[lo:hi].copy(),
-                nbytes=stop - base,
+                nbytes=stop - base + bom_bytes,
             )
+            bom_bytes = 0
             line_no += hi - lo
     if skipping:
         yield _make_chunk(line_no, overlong_head, [0], [len(overlong_head)], [True], skipped)
@@ -203,10 +232,6 @@ class Parsed:
     status: np.ndarray  # int8 parser status (FATHOM_FEN_*)
 
 
-def _ptr(ctype: str, array: np.ndarray) -> Any:
-    return ffi.cast(ctype, ffi.from_buffer(array))
-
-
 def parse_chunk(chunk: Chunk) -> Parsed:
     """Parse every line of a chunk (FEN or EPD) with one C call."""
     n = len(chunk)
@@ -217,23 +242,10 @@ def parse_chunk(chunk: Chunk) -> Parsed:
     begin = np.empty(n, dtype=np.uintp)
     end = np.empty(n, dtype=np.uintp)
     status = np.empty(n, dtype=np.int8)
-    if n:
-        lib.fathom_parse_fen_batch(
-            ffi.from_buffer(chunk.data),
-            _ptr("size_t *", chunk.offsets), _ptr("size_t *", chunk.lengths),
-            n, lib.FATHOM_FEN_EPD,
-            *(_ptr("uint64_t *", masks[name]) for name in _MASKS),
-            _ptr("uint8_t *", ep), _ptr("uint8_t *", turn), _ptr("uint8_t *", castling),
-            ffi.NULL, _ptr("size_t *", begin), _ptr("size_t *", end),
-            _ptr("int8_t *", status),
-        )
+    _lowlevel.parse_fen_batch(chunk.data, chunk.offsets, chunk.lengths, _lowlevel.FEN_EPD,
+                              [masks[name] for name in _MASKS], ep, turn, castling,
+                              begin, end, status)
     return Parsed(masks, ep, turn, castling, begin, end, status)
-
-
-def fen_strerror(code: int) -> str:
-    """The C parser's message for a status code."""
-    message: bytes = ffi.string(lib.fathom_fen_strerror(int(code)))
-    return message.decode()
 
 
 @dataclass
@@ -242,7 +254,7 @@ class ProbedChunk:
 
     chunk: Chunk
     parsed: Parsed
-    status: np.ndarray  # uint8 codes into STATUS_NAMES
+    status: np.ndarray  # uint8 row codes: a Status, INVALID_FEN or LINE_TOO_LONG
     wdl: np.ndarray  # int8, pyfathom.FAILED where not probed
     dtz: np.ndarray | None  # int16, or None without --dtz
     tb: Any  # the tablebase, to explain failed probes
@@ -250,7 +262,7 @@ class ProbedChunk:
     core_metric: np.ndarray  # bool: the failing probe was the DTZ one
 
     def bad_rows(self) -> np.ndarray:
-        return np.flatnonzero(self.status != OK)
+        return np.flatnonzero((self.status != OK) & (self.status != SKIPPED))
 
     def line_text(self, i: int) -> str:
         """Line i of the chunk as written (newline and surrounding blanks cut)."""
@@ -261,35 +273,49 @@ class ProbedChunk:
     def reason(self, i: int) -> str:
         code = int(self.status[i])
         if code == INVALID_FEN:
-            return fen_strerror(int(self.parsed.status[i]))
+            return _lowlevel.fen_strerror(int(self.parsed.status[i]))
         if code == LINE_TOO_LONG:
             return f"line longer than {MAX_LINE} bytes"
-        if code == CASTLING:
+        if code == Status.CASTLING:
             return "castling rights: Syzygy tables hold no castling positions"
-        if code == TOO_MANY_PIECES:
-            return "more pieces than the largest table loaded"
-        if code == INVALID_POSITION:
+        if code == Status.TOO_MANY_PIECES:
+            return f"more than {_lowlevel.MAX_PIECES} pieces: no Syzygy table holds them"
+        if code == Status.INVALID_POSITION:
             return "not a legal position"
         return self._explain(i)
 
     def _explain(self, i: int) -> str:
         """What went wrong in the probe of row i, from the core, naming the
-        table or file (the probe is repeated alone, with its detail)."""
-        from . import _lowlevel as ll
-
+        table or file (the tablebase repeats the probe alone for its detail)."""
         w, b, k, q, r, bi, n, p = (int(self.parsed.masks[name][i]) for name in _MASKS)
-        fn = ll.probe_dtz_raw if self.core_metric[i] else ll.probe_wdl_raw
-        status, detail = ll.probe_detail(fn, self.tb._handle(), w, b, k, q, r, bi, n, p,
-                                         int(self.parsed.ep[i]), bool(self.parsed.turn[i]))
-        if status == lib.FATHOM_OK:  # e.g. a file readable again
-            status = int(self.core_status[i])
-        if status == lib.FATHOM_ERR_MISSING_TABLE and detail.table:
-            return f"did not find {detail.metric} table {detail.table}"
-        return str(ll.error(status, "this line", detail))
+        error = self.tb._bitboard_error(bool(self.core_metric[i]), w, b, k, q, r, bi, n, p,
+                                        int(self.parsed.ep[i]), bool(self.parsed.turn[i]),
+                                        int(self.core_status[i]))
+        table = getattr(error, "table", "")
+        if table and isinstance(error, KeyError):  # a MissingTableError
+            return f"did not find {getattr(error, 'metric', '')} table {table}"
+        return str(error)
 
 
-WDL_FAILED = -128
-DTZ_FAILED = -32768
+_BLANK = (9, 10, 11, 12, 13, 32)  # whitespace bytes
+
+
+def skipped_lines(chunk: Chunk) -> np.ndarray:
+    """Which lines of a chunk are blank or comments (first non-blank
+    character ``#``): a bool array.  Decided on each line's first byte, and
+    in Python only for the few lines that start with blanks."""
+    n = len(chunk)
+    data = np.frombuffer(chunk.data, dtype=np.uint8)
+    nonempty = chunk.lengths > 0
+    first = np.zeros(n, dtype=np.uint8)
+    first[nonempty] = data[chunk.offsets[nonempty]]
+    skip = ~nonempty | (first == ord("#"))
+    for i in np.flatnonzero(nonempty & np.isin(first, _BLANK)).tolist():
+        off = int(chunk.offsets[i])
+        text = chunk.data[off:off + int(chunk.lengths[i])].strip()
+        skip[i] = not text or text.startswith(b"#")
+    result: np.ndarray = skip & ~chunk.too_long
+    return result
 
 
 def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None = None) -> ProbedChunk:
@@ -299,10 +325,11 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     status = np.full(n, OK, dtype=np.uint8)
     status[parsed.status != 0] = INVALID_FEN
     status[chunk.too_long] = LINE_TOO_LONG
+    status[skipped_lines(chunk)] = SKIPPED
     has_castling = (parsed.castling != 0) & (status == OK)
-    status[has_castling] = CASTLING
+    status[has_castling] = Status.CASTLING
     pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
-    status[(pieces > tb._piece_limit()) & (status == OK)] = TOO_MANY_PIECES
+    status[(pieces > tb._piece_limit()) & (status == OK)] = Status.TOO_MANY_PIECES
     skip = status != OK
     masks = parsed.masks
     if skip.any():
@@ -312,7 +339,7 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     core_status = np.zeros(n, dtype=np.uint8)
     wdl = np.asarray(tb.probe_wdl_bitboards(*args, threads=threads, status=core_status),
                      dtype=np.int8)
-    wdl = np.where(skip, np.int8(WDL_FAILED), wdl).astype(np.int8)
+    wdl = np.where(skip, np.int8(FAILED), wdl).astype(np.int8)
     core_status[skip] = 0
     core_metric = np.zeros(n, dtype=bool)
     dtz_values = None
@@ -320,51 +347,64 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
         dtz_status = np.zeros(n, dtype=np.uint8)
         dtz_values = np.asarray(tb.probe_dtz_bitboards(*args, threads=threads, status=dtz_status),
                                 dtype=np.int16)
-        dtz_values = np.where(skip, np.int16(DTZ_FAILED), dtz_values).astype(np.int16)
+        dtz_values = np.where(skip, np.int16(FAILED_DTZ), dtz_values).astype(np.int16)
         dtz_status[skip] = 0
         # A row whose WDL probe worked can still miss its DTZ table.
         only_dtz = (core_status == 0) & (dtz_status != 0)
         core_status[only_dtz] = dtz_status[only_dtz]
         core_metric[only_dtz] = True
     failed = (core_status != 0) & (status == OK)
-    status[failed] = _ROW_STATUS[core_status[failed]]
+    status[failed] = core_status[failed]
     return ProbedChunk(chunk, parsed, status, wdl, dtz_values, tb, core_status, core_metric)
 
 
 @dataclass
 class BatchStats:
     lines: int = 0
+    """Input lines read: probed + bad + skipped."""
     probed: int = 0
     bad: int = 0
+    skipped: int = 0
+    """Blank and comment lines (no output row)."""
     by_status: dict[str, int] | None = None
 
     def add(self, probed: ProbedChunk, upto: int | None = None) -> None:
         status = probed.status if upto is None else probed.status[:upto]
-        counts = np.bincount(status, minlength=len(STATUS_NAMES))
+        counts = np.bincount(status, minlength=_ROW_CODES)
         if self.by_status is None:
             self.by_status = {name: 0 for name in STATUS_NAMES}
-        for name, count in zip(STATUS_NAMES, counts.tolist()):
-            self.by_status[name] += count
+        for code, count in enumerate(counts.tolist()):
+            if code != SKIPPED:
+                self.by_status[_NAME_OF_CODE[code]] += count
         self.lines += len(status)
         self.probed += int(counts[OK])
-        self.bad += len(status) - int(counts[OK])
+        self.skipped += int(counts[SKIPPED])
+        self.bad += len(status) - int(counts[OK]) - int(counts[SKIPPED])
 
 
 _WDL_TEXT = {v: str(v) for v in range(-2, 3)}
-_WDL_TEXT[WDL_FAILED] = ""
+_WDL_TEXT[FAILED] = ""
 _DTZ_TEXT: list[str] = []  # str(v) for every int16 v, index v + 32768; built on first use
 
 
 def _dtz_texts(values: np.ndarray) -> list[str]:
     if not _DTZ_TEXT:
         _DTZ_TEXT.extend(str(v) for v in range(-32768, 32768))
-        _DTZ_TEXT[0] = ""  # DTZ_FAILED
+        _DTZ_TEXT[0] = ""  # FAILED_DTZ
     table = _DTZ_TEXT
     return [table[v] for v in (values.astype(np.int32) + 32768).tolist()]
 
 
+_CONTROLS = {c: "\ufffd" for c in [*range(0, 9), *range(10, 32), 127]}
+"""Control characters (all but tab) -> U+FFFD, for CSV fields."""
+
+
 def _csv_field(text: str) -> str:
-    if any(c in text for c in ',"\r\n'):
+    """A bad line's text as one CSV field: control characters (NUL, CR, ...)
+    replaced by U+FFFD (the text is already valid UTF-8: undecodable bytes
+    were replaced when it was read), quoted where CSV needs it."""
+    text = text.translate(_CONTROLS)
+    if any(c in text for c in ',"'):
         return '"' + text.replace('"', '""') + '"'
     return text
 
@@ -427,13 +467,67 @@ class RowWriter:
                 dtz = [d or "null" for d in dtz]
         else:
             dtz = ["null" if jsonl else ""] * n
-        names = [STATUS_NAMES[s] for s in probed.status[:n].tolist()]
+        names = [_NAME_OF_CODE[s] for s in probed.status[:n].tolist()]
         if jsonl:
             rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"}}\n'
-                    for f, w, d, s in zip(fens, wdl, dtz, names)]
+                    for f, w, d, s in zip(fens, wdl, dtz, names) if s != "skipped"]
         else:
-            rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)]
+            rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)
+                    if s != "skipped"]
         self.out.write("".join(rows))
+
+
+class AtomicOutput:
+    """A text file that appears under its name only when complete.
+
+    Rows go to a hidden temporary file in the same folder
+    (``.NAME.XXXXXX.part``); :meth:`commit` renames it to the name (one
+    atomic rename: a reader sees the old file or the whole new one), and
+    :meth:`discard` removes it.  A process killed outright (SIGKILL, power
+    loss) leaves only the hidden ``.part`` file, never a half-written NAME.
+    """
+
+    def __init__(self, path: str) -> None:
+        import os
+        import tempfile
+
+        # Through a symbolic link, the file it points to is replaced.
+        self.path = os.path.realpath(path)
+        folder, name = os.path.split(self.path)
+        fd, self.temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+        try:
+            self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        except BaseException:
+            os.close(fd)
+            os.unlink(self.temp)
+            raise
+
+    def commit(self) -> None:
+        """Close the file and rename it to its name, with the permissions a
+        new file gets (mkstemp makes it owner-only)."""
+        import os
+
+        try:
+            self.file.close()
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.temp, 0o666 & ~umask)
+            os.replace(self.temp, self.path)
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """Close and remove the temporary file (the name is left as it was)."""
+        import os
+
+        try:
+            self.file.close()
+        finally:
+            try:
+                os.unlink(self.temp)
+            except FileNotFoundError:
+                pass
 
 
 def open_input(path: str) -> tuple[IO[bytes], int]:

@@ -1,21 +1,16 @@
-"""Fetch the Syzygy test tables shipped in python-chess's source distribution.
+"""The default table set: the 3-4-piece Syzygy tables in python-chess's sdist.
 
 python-chess publishes, inside its sdist on PyPI, the 35 regular Syzygy tables
 with 3 and 4 pieces (70 files: one ``.rtbw`` and one ``.rtbz`` per material
-key, about 4.5 MB) and ``data/endgame.epd``, a list of positions with their
-expected WDL and DTZ.  pyfathom uses them as its default tables
-(``pyfathom download``) and as its test tables.  Nothing here is committed to
-the repository: the archive is fetched with pip, its checksum is checked, and
-each extracted file is checked against a pinned checksum.
-
-This module is the one code path for that, used by the test suite and by the
-``pyfathom download`` command:
+key, about 4.5 MB).  ``pyfathom download`` installs them as the default
+tables.  Nothing is committed to the repository: the archive is fetched with
+pip, its checksum is checked, and each extracted file is checked against the
+checksum pinned here.
 
 * :func:`fetch_python_chess_sdist` downloads and verifies the archive;
-* :func:`extract_tables` extracts and verifies the table files (and,
-  optionally, ``endgame.epd``);
-* :func:`ensure_tables` does both, and nothing at all when the destination
-  already holds every file with the right checksum.
+* :func:`extract_tables` extracts and verifies the table files;
+* :func:`extract_members` does that for any pinned members (the test suite
+  also takes ``data/endgame.epd`` this way: see ``tests/table_cache.py``).
 
 Every function is idempotent and safe to interrupt: files are written under a
 temporary name and renamed into place only once complete and verified, so a
@@ -26,28 +21,29 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+
+from ._filecopy import copy_stream, sha256_file
 
 __all__ = [
     "SDIST_REQUIREMENT",
     "SDIST_FILENAME",
     "SDIST_SHA256",
+    "ARCHIVE_TOP",
     "TABLE_SHA256",
-    "ENDGAME_EPD",
-    "ENDGAME_EPD_SHA256",
     "SdistError",
     "ChecksumError",
-    "sha256_file",
     "fetch_python_chess_sdist",
+    "extract_members",
     "extract_tables",
+    "table_members",
+    "files_present",
     "tables_present",
-    "ensure_tables",
 ]
 
 SDIST_REQUIREMENT = "chess==1.11.2"
@@ -59,15 +55,10 @@ SDIST_FILENAME = "chess-1.11.2.tar.gz"
 SDIST_SHA256 = "a8b43e5678fdb3000695bdaa573117ad683761e5ca38e591c4826eba6d25bb39"
 """sha256 of :data:`SDIST_FILENAME`, as published on PyPI."""
 
-_TOP = "chess-1.11.2"
-_TABLE_DIR_IN_ARCHIVE = _TOP + "/data/syzygy/regular/"
-_EPD_IN_ARCHIVE = _TOP + "/data/endgame.epd"
+ARCHIVE_TOP = "chess-1.11.2"
+"""The top directory of every member of the archive."""
 
-ENDGAME_EPD = "endgame.epd"
-"""File name under which :func:`extract_tables` writes ``data/endgame.epd``."""
-
-ENDGAME_EPD_SHA256 = "0c9c03315a05cdffb1cbbadc8e75f6501dcbd0c92f2751d901deb17e97030d83"
-"""sha256 of ``data/endgame.epd`` in :data:`SDIST_FILENAME`."""
+_TABLE_DIR_IN_ARCHIVE = ARCHIVE_TOP + "/data/syzygy/regular/"
 
 TABLE_SHA256: dict[str, str] = {
     "KBBvK.rtbw": "3afa74fcfd6100df851c3b18ca255acd9d68c31c7c74cb02b2d5236ffd610ed6",
@@ -155,15 +146,6 @@ class ChecksumError(SdistError):
     """A downloaded or extracted file does not have its pinned sha256."""
 
 
-def sha256_file(path: str | os.PathLike[str]) -> str:
-    """Return the hex sha256 of the file at *path*."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _has_checksum(path: Path, expected: str) -> bool:
     try:
         return path.is_file() and sha256_file(path) == expected
@@ -223,27 +205,26 @@ def fetch_python_chess_sdist(
     return target
 
 
-def _wanted(include_epd: bool) -> dict[str, tuple[str, str]]:
-    """Map archive member name -> (file name in dest, expected sha256)."""
-    wanted = {
-        _TABLE_DIR_IN_ARCHIVE + name: (name, digest)
-        for name, digest in TABLE_SHA256.items()
-    }
-    if include_epd:
-        wanted[_EPD_IN_ARCHIVE] = (ENDGAME_EPD, ENDGAME_EPD_SHA256)
-    return wanted
+Members = Mapping[str, tuple[str, str]]
+"""Archive member name -> (file name in the destination, pinned sha256)."""
 
 
-def tables_present(
-    dest: str | os.PathLike[str], *, include_epd: bool = False
-) -> bool:
-    """True if *dest* holds every table file (and ``endgame.epd`` when asked)
-    with its pinned checksum."""
+def table_members() -> dict[str, tuple[str, str]]:
+    """The 70 table files as :data:`Members` (read from :data:`TABLE_SHA256`
+    at each call)."""
+    return {_TABLE_DIR_IN_ARCHIVE + name: (name, digest)
+            for name, digest in TABLE_SHA256.items()}
+
+
+def files_present(dest: str | os.PathLike[str], members: Members) -> bool:
+    """True if *dest* holds every file of *members* with its pinned checksum."""
     d = Path(dest)
-    return all(
-        _has_checksum(d / name, digest)
-        for name, digest in _wanted(include_epd).values()
-    )
+    return all(_has_checksum(d / name, digest) for name, digest in members.values())
+
+
+def tables_present(dest: str | os.PathLike[str]) -> bool:
+    """True if *dest* holds the 70 table files with their pinned checksums."""
+    return files_present(dest, table_members())
 
 
 def _write_verified(
@@ -257,9 +238,7 @@ def _write_verified(
     try:
         digest = hashlib.sha256()
         with os.fdopen(fd, "wb") as out, source:
-            for chunk in iter(lambda: source.read(1 << 20), b""):
-                digest.update(chunk)
-                out.write(chunk)
+            copy_stream(source, out, digest=digest)
             out.flush()
             os.fsync(out.fileno())
         if digest.hexdigest() != expected:
@@ -276,28 +255,27 @@ def _write_verified(
         raise
 
 
-def extract_tables(
+def extract_members(
     archive: str | os.PathLike[str],
     dest: str | os.PathLike[str],
+    members: Members,
     *,
-    include_epd: bool = False,
     progress: ProgressCallback | None = None,
 ) -> list[Path]:
-    """Extract the 70 Syzygy table files (and optionally ``endgame.epd``).
+    """Extract the pinned *members* of the python-chess sdist into *dest*.
 
-    Only the regular members ``data/syzygy/regular/*.rtbw|*.rtbz`` named in
-    :data:`TABLE_SHA256` (and ``data/endgame.epd`` if *include_epd*) are
-    read; member names are never used as paths, links and other special
-    members are refused, so a crafted archive cannot write outside *dest*.
-    Each file is written under a temporary name in *dest*, checked against
-    its pinned sha256 and renamed into place.  Files already present with the
-    right checksum are left alone (the call is idempotent).
+    Only the regular members named in *members* are read; member names are
+    never used as paths, links and other special members are refused, so a
+    crafted archive cannot write outside *dest*.  Each file is written under
+    a temporary name in *dest*, checked against its pinned sha256 and renamed
+    into place.  Files already present with the right checksum are left
+    alone (the call is idempotent).
 
     :param archive: the python-chess sdist, e.g. from
         :func:`fetch_python_chess_sdist`; its sha256 is checked first.
     :param dest: destination directory (created if needed); all files land
         directly in it, without subdirectories.
-    :param include_epd: also extract ``endgame.epd``.
+    :param members: what to extract, see :data:`Members`.
     :param progress: called as ``progress(name, index, total)`` for each file,
         whether written or already present.
     :returns: the paths of all wanted files in *dest*, sorted.
@@ -308,16 +286,15 @@ def extract_tables(
     archive_path = Path(archive)
     out_dir = Path(dest)
     out_dir.mkdir(parents=True, exist_ok=True)
-    wanted = _wanted(include_epd)
-    total = len(wanted)
+    total = len(members)
     todo = {
         member: value
-        for member, value in wanted.items()
+        for member, value in members.items()
         if not _has_checksum(out_dir / value[0], value[1])
     }
     done = 0
     if progress is not None:
-        for member, (name, _) in sorted(wanted.items()):
+        for member, (name, _) in sorted(members.items()):
             if member not in todo:
                 done += 1
                 progress(name, done, total)
@@ -347,37 +324,15 @@ def extract_tables(
         missing = sorted(todo[m][0] for m in set(todo) - found)
         if missing:
             raise SdistError(f"{archive_path} lacks: {', '.join(missing)}")
-    return sorted(out_dir / name for name, _ in wanted.values())
+    return sorted(out_dir / name for name, _ in members.values())
 
 
-def ensure_tables(
+def extract_tables(
+    archive: str | os.PathLike[str],
     dest: str | os.PathLike[str],
-    cache_dir: str | os.PathLike[str] | None = None,
     *,
-    include_epd: bool = False,
     progress: ProgressCallback | None = None,
-) -> Path:
-    """Make sure *dest* holds the verified tables; download only if needed.
-
-    If every wanted file is already in *dest* with its pinned checksum,
-    nothing is fetched.  Otherwise the sdist is fetched into *cache_dir*
-    (default: a temporary directory removed afterwards) and the missing
-    files are extracted.
-
-    :returns: *dest* as a :class:`~pathlib.Path`.
-    """
-    out_dir = Path(dest)
-    if tables_present(out_dir, include_epd=include_epd):
-        return out_dir
-    if cache_dir is not None:
-        archive = fetch_python_chess_sdist(cache_dir)
-        extract_tables(archive, out_dir, include_epd=include_epd, progress=progress)
-        return out_dir
-    tmp = tempfile.mkdtemp(prefix="pyfathom-sdist-")
-    try:
-        archive = fetch_python_chess_sdist(tmp)
-        extract_tables(archive, out_dir, include_epd=include_epd, progress=progress)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return out_dir
-
+) -> list[Path]:
+    """Extract the 70 Syzygy table files (:func:`extract_members` over
+    :func:`table_members`)."""
+    return extract_members(archive, dest, table_members(), progress=progress)

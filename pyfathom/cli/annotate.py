@@ -1,0 +1,186 @@
+"""``pyfathom annotate GAMES.pgn``: mark the moves of PGN games that threw
+away a tablebase win or draw (the annotator itself is
+:mod:`pyfathom.annotate`; this module is its command line: files, stdout,
+the report file, the progress bar and the exit status)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import tempfile
+from typing import IO, Any, Optional
+
+from ._common import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, add_tables_argument, err, open_tables
+
+
+def register(subparsers: Any) -> None:
+    """Add ``annotate`` to the ``pyfathom`` command's sub-parsers."""
+    p = subparsers.add_parser(
+        "annotate", help="mark the moves of PGN games that threw away tablebase wins and draws",
+        description="Read PGN games (python-chess's reader; - for stdin) and, from the first "
+                    "position the tables cover, mark every move that worsens the mover's result "
+                    "under the 50-move rule counted from the game's halfmove clock: '??' for a "
+                    "change of result, '?' where only DTZ rounding at the 50-move limit makes "
+                    "it one, with a comment naming the best move. The first position in the "
+                    "tables gets a comment with its verdict. Everything else in the games is "
+                    "kept as it was. Broken games and games of other variants are reported on "
+                    "stderr and written back unchanged. Exit status 0 when every game was "
+                    "read and every position in range probed, 1 otherwise.")
+    p.add_argument("file", metavar="GAMES.pgn", help="PGN file, or - for stdin")
+    p.add_argument("-o", "--output", metavar="OUT.pgn",
+                   help="annotated PGN (default: stdout); written to a temporary file and "
+                        "renamed when done")
+    add_tables_argument(p)
+    p.add_argument("--report", metavar="REPORT",
+                   help="one row per mistake and a summary: REPORT.csv or REPORT.jsonl")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="accepted for symmetry with 'batch'; probes are per position (see "
+                        "the README's measurement), so only 1 is used")
+    p.set_defaults(func=run)
+
+
+def _report_format(path: str) -> str:
+    lower = path.lower()
+    if lower.endswith(".csv"):
+        return "csv"
+    if lower.endswith(".jsonl"):
+        return "jsonl"
+    raise CliError(f"--report {path}: the name must end in .csv or .jsonl")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+class _AtomicText:
+    """A text file written under a temporary name in the destination's
+    directory and renamed over it by :meth:`commit`; :meth:`discard`
+    removes it (the destination is never truncated)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        directory = os.path.dirname(os.path.abspath(path))
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix=".annotate-", suffix=".part", dir=directory)
+        except OSError as e:
+            raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+        # mkstemp makes the file private (0600); give it the mode a plain
+        # open() would (or the replaced file's).
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        try:
+            os.fchmod(fd, mode)
+        except (OSError, AttributeError):  # pragma: no cover (Windows has no fchmod)
+            pass
+        self.handle: IO[str] = os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape",
+                                         newline="")
+
+    def commit(self) -> None:
+        self.handle.close()
+        os.replace(self.tmp, self.path)
+
+    def discard(self) -> None:
+        self.handle.close()
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+
+
+def _open_source(path: str) -> tuple[IO[str], int]:
+    """The input as text (bytes that are not UTF-8 pass through unchanged)
+    and its size in characters' worth of bytes (0: unknown)."""
+    if path == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape",
+                                newline=""), 0
+    try:
+        handle = open(path, encoding="utf-8", errors="surrogateescape", newline="")
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return handle, os.fstat(handle.fileno()).st_size
+    except OSError:  # pragma: no cover
+        return handle, 0
+
+
+def _stdout() -> IO[str]:
+    out = sys.stdout
+    reconfigure = getattr(out, "reconfigure", None)
+    if reconfigure is not None:
+        # Write the games' bytes back as read: no newline translation, and
+        # bytes that were not UTF-8 go out unchanged.
+        reconfigure(errors="surrogateescape", newline="")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """``pyfathom annotate``: returns the exit status."""
+    from pyfathom.annotate import ReportWriter, annotate_stream
+
+    if args.threads is not None and args.threads < 0:
+        raise CliError(f"--threads must be >= 0, not {args.threads}")
+    report_fmt = _report_format(args.report) if args.report else None
+    to_file = bool(args.output) and args.output != "-"
+    if args.file != "-":
+        for option, name in (("-o", args.output if to_file else None), ("--report", args.report)):
+            if name and _same_file(args.file, name):
+                raise CliError(f"{option} {name} is the input file: choose another name")
+    source, size = _open_source(args.file)
+    pending: list[_AtomicText] = []
+    try:
+        tb = open_tables(args.tables)
+        try:
+            if to_file:
+                pending.append(_AtomicText(args.output))
+                out = pending[-1].handle
+            else:
+                out = _stdout()
+            report: Optional[ReportWriter] = None
+            if args.report and report_fmt:
+                pending.append(_AtomicText(args.report))
+                report = ReportWriter(pending[-1].handle, report_fmt)
+            bar = ProgressBar("annotate", "games")
+
+            def warn(text: str) -> None:
+                bar.close()
+                err(text)
+
+            def progress(games: int, chars: int) -> None:
+                if not bar.enabled:
+                    return
+                label = f"annotate {min(chars / size, 1.0) * 100:5.1f}%" if size else None
+                bar.update(games, 0, label=label)
+
+            try:
+                summary = annotate_stream(tb, source, out, report=report.row if report else None,
+                                          warn=warn, progress=progress)
+            finally:
+                bar.close()
+            if report is not None:
+                report.summary(summary)
+            out.flush()
+            for f in pending:
+                f.commit()
+            pending = []
+        except OSError as e:
+            raise CliError(f"cannot write: {e.strerror or e}") from None
+        finally:
+            tb.close()
+    finally:
+        for f in pending:
+            f.discard()
+        if args.file == "-" and isinstance(source, io.TextIOWrapper):
+            source.detach()  # leave sys.stdin's buffer open
+        else:
+            source.close()
+    err(summary.text())
+    return EXIT_OK if summary.ok else EXIT_FAIL

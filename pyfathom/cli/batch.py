@@ -1,0 +1,166 @@
+"""``pyfathom batch FILE``: probe every line of a FEN / EPD file, one row per
+line (the streaming itself is :mod:`pyfathom.batch_files`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+import time
+from typing import IO, Any
+
+from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
+                      add_variant_argument, err, open_tables)
+
+MAX_REPORTED = 100
+"""Bad lines reported on stderr one by one by default (``--max-errors``);
+the rest are only counted (the status column has every one)."""
+
+THREADS_PER_CORE = 4
+"""``--threads`` may be up to this many times the cores (more only adds
+switching)."""
+
+
+def register(subparsers: Any) -> None:
+    cores = os.cpu_count() or 1
+    p = subparsers.add_parser(
+        "batch", help="probe a file of FEN/EPD lines",
+        description="Probe every line of a FEN or EPD file (or - for stdin), streamed "
+                    "in chunks; one output row (fen, wdl, dtz, status) per position line, "
+                    "in order. Blank lines and comment lines (first non-blank character "
+                    "'#') are skipped: no row, not counted as bad. A UTF-8 byte-order mark "
+                    "is ignored. In the output, bytes of a bad line that are not UTF-8 are "
+                    "replaced by U+FFFD, and control characters (NUL, ...) by U+FFFD in CSV "
+                    "and escaped (\\u0000) in JSON lines. Bad lines are reported on "
+                    "stderr with their line numbers (the first --max-errors of them). "
+                    "With -o, rows go to a hidden temporary file in OUT's folder that is "
+                    "renamed to OUT when the run ends, so an interrupted run never leaves "
+                    "a partial OUT; OUT may not be the input (by name or link). "
+                    "Exit status 0 when every line was probed, 1 otherwise, 2 for wrong usage.")
+    p.add_argument("file", metavar="FILE", help="input file, or - for stdin")
+    add_tables_argument(p)
+    p.add_argument("--threads", type=int, metavar="N",
+                   help=f"probe threads, 1 to {THREADS_PER_CORE * cores} "
+                        f"({THREADS_PER_CORE} x the {cores} cores; default: every core)")
+    p.add_argument("--dtz", action="store_true", help="also probe DTZ")
+    p.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    p.add_argument("--format", choices=("csv", "jsonl"), default="csv", help="output format (default: csv)")
+    p.add_argument("--strict", action="store_true", help="stop at the first bad line")
+    p.add_argument("--max-errors", type=int, metavar="N", default=MAX_REPORTED,
+                   help=f"report at most N bad lines on stderr (default {MAX_REPORTED}; 0: none; "
+                        "the status column and the summary count every one)")
+    add_variant_argument(p)
+    p.set_defaults(func=run)
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _check_output_is_not_input(input_path: str, output: str) -> None:
+    """UsageError when OUT is the input file: the same name, a symbolic link
+    to it, or a hard link (the same inode).  Checked before anything is
+    opened for writing, so the input is never touched."""
+    try:
+        out_stat = os.stat(output)
+    except OSError:
+        return  # OUT does not exist (or cannot be read): it cannot be the input
+    try:
+        in_stat = os.fstat(sys.stdin.fileno()) if input_path == "-" else os.stat(input_path)
+    except (OSError, ValueError):
+        return
+    if _same_file(in_stat, out_stat) and stat.S_ISREG(out_stat.st_mode):
+        what = "standard input" if input_path == "-" else f"the input {input_path}"
+        raise UsageError(f"-o {output} is {what} (the same file): writing it would "
+                         f"destroy the positions; choose another output")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pyfathom import batch_files
+
+    cores = os.cpu_count() or 1
+    if args.threads is not None and not 1 <= args.threads <= THREADS_PER_CORE * cores:
+        raise UsageError(f"--threads must be between 1 and {THREADS_PER_CORE * cores} "
+                         f"({THREADS_PER_CORE} x {cores} cores), not {args.threads}")
+    if args.max_errors < 0:
+        raise UsageError(f"--max-errors must be >= 0, not {args.max_errors}")
+    to_file = bool(args.output) and args.output != "-"
+    if to_file:
+        _check_output_is_not_input(args.file, args.output)
+        if os.path.isdir(args.output):
+            raise CliError(f"cannot write {args.output}: it is a directory")
+    try:
+        stream, size = batch_files.open_input(args.file)
+    except OSError as e:
+        raise CliError(f"cannot read {args.file}: {e.strerror or e}") from None
+    try:
+        tb = open_tables(args.tables, getattr(args, "variant", None))
+    except BaseException:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+        raise
+    out_file: IO[str]
+    partial: batch_files.AtomicOutput | None = None
+    if to_file:
+        try:
+            partial = batch_files.AtomicOutput(args.output)
+        except OSError as e:
+            tb.close()
+            raise CliError(f"cannot write {args.output}: {e.strerror or e}") from None
+        out_file = partial.file
+    else:
+        out_file = sys.stdout
+    bar = ProgressBar("batch", "lines")
+    reported = 0
+
+    def on_bad(line: int, text: str, reason: str) -> None:
+        nonlocal reported
+        reported += 1
+        if reported <= args.max_errors:
+            bar.close()
+            shown = text if len(text) <= 100 else text[:97] + "..."
+            err(f"{args.file}:{line}: {reason}: {shown!r}")
+        elif reported == args.max_errors + 1 and args.max_errors > 0:
+            bar.close()
+            err(f"more bad lines not shown (--max-errors {args.max_errors}; "
+                f"see the status column)")
+
+    def progress(lines: int, nbytes: int) -> None:
+        # The bar and the ETA follow the bytes read (the size is known, the
+        # line count is not); the count and the rate are in lines.
+        bar.update(nbytes, size, count=lines)
+
+    finished = False
+    try:
+        stats = batch_files.run_batch(
+            tb, stream, out_file, fmt=args.format, dtz=args.dtz,
+            threads=args.threads, strict=args.strict, on_bad=on_bad, progress=progress,
+        )
+        finished = True
+    finally:
+        bar.close()
+        tb.close()
+        if partial is not None:
+            if finished:
+                try:
+                    partial.commit()  # renamed to OUT only now: never a partial OUT
+                except OSError as e:
+                    raise CliError(f"cannot write {args.output}: {e.strerror or e}") from None
+            else:
+                partial.discard()
+        else:
+            out_file.flush()
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    elapsed = time.monotonic() - bar.start
+    parts = ", ".join(f"{count} {name}" for name, count in (stats.by_status or {}).items()
+                      if name != "ok" and count)
+    summary = (f"{stats.lines} lines: {stats.probed} probed, {stats.bad} bad"
+               + (f" ({parts})" if parts else "")
+               + (f", {stats.skipped} skipped (blank or comment)" if stats.skipped else "")
+               + f" in {elapsed:.2f}s")
+    if args.strict and stats.bad:
+        summary += "; stopped at the first bad line (--strict)"
+    err(summary)
+    return EXIT_FAIL if stats.bad else EXIT_OK

@@ -1,0 +1,13 @@
+"""``pyfathom serve``: a lichess-compatible tablebase HTTP API and an explorer page.
+
+Installed with the ``[server]`` extra (Starlette, uvicorn, cbor2).
+:mod:`pyfathom.server.lichess` computes the documents (no web framework),
+:mod:`pyfathom.server.app` is the Starlette application,
+:mod:`pyfathom.server.command` the command-line glue (``register``/``run``),
+:mod:`pyfathom.server.protocol` uvicorn's HTTP protocol with JSON on its own 400s,
+and ``static/`` holds the explorer page, served by the package itself.
+"""
+
+from pyfathom.server.command import register, run
+
+__all__ = ["register", "run"]

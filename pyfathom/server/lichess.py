@@ -1,0 +1,399 @@
+"""The documents of lichess's tablebase API, computed from a pyfathom Tablebase.
+
+No web framework here: :func:`parse_fen` turns a query's FEN into a board
+(or raises :class:`BadRequest`), :func:`probe_document` builds the answer of
+``GET /standard`` and :func:`mainline_document` that of
+``GET /standard/mainline``, as plain dicts ready for JSON or CBOR.
+
+The rules follow lichess's published API description and the behaviour of
+its server (lila-tablebase):
+
+- ``category`` is the result for the side to move, under the 50-move rule
+  counted from the FEN's halfmove clock: ``win`` / ``loss`` when the zeroing
+  move (capture or pawn move) or mate comes within the clock's remaining
+  plies; ``cursed-win`` / ``blessed-loss`` when the DTZ plus the clock passes
+  100; ``syzygy-win`` / ``syzygy-loss`` when the table stores the DTZ rounded
+  and the sum lands exactly on 100, so the rounding decides (the value may be
+  one ply short); ``unknown`` when the tables cannot answer (castling rights,
+  more pieces than the tables, a missing table).  ``maybe-win`` /
+  ``maybe-loss`` belong to lichess's DTC tables, which pyfathom does not read,
+  so they never appear.  A halfmove clock already at 100 before the last move
+  makes every decisive result a cursed win or a blessed loss.
+- Each move carries the fields of the position after it, from the point of
+  view of the side to move there (a winning move has category ``loss``),
+  judged with the clock the move leaves.  Moves are sorted best first:
+  by category (``loss``, ``unknown``, ``syzygy-loss``, ``maybe-loss``,
+  ``blessed-loss``, ``draw``, ``cursed-win``, ``maybe-win``, ``syzygy-win``,
+  ``win``: an unknown move ranks just above a losing one), then mates first,
+  stalemates and dead positions next, then zeroing moves and captures first
+  when winning and last when losing, then by DTZ (quickest win, longest
+  resistance), then by the captured and promoted piece (queen first).  Ties
+  keep python-chess's move generation order.
+- The position's own ``category`` is the opposite of its best move's (so
+  a won position whose best move is a sure win is ``win`` even when the
+  rounding alone would leave it ambiguous); without moves, it is judged
+  from its own DTZ.
+- ``dtz`` is the stored DTZ50'' (python-chess's number, possibly rounded),
+  ``precise_dtz`` the same number where the table stores it exactly, else
+  null; both null where the tables cannot answer.  ``dtm``, ``dtc`` and
+  ``dtw`` (Gaviota, DTC and antichess tables) are always null.
+
+>>> import pyfathom
+>>> with pyfathom.open_tablebase(TABLES) as tb:
+...     doc = probe_document(tb, parse_fen("4k3/8/4K3/8/8/8/8/7R_w_-_-_0_1"))
+>>> doc["category"], doc["dtz"], doc["moves"][0]["san"], doc["moves"][0]["category"]
+('win', 1, 'Rh8#', 'loss')
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import chess
+
+import pyfathom
+
+__all__ = [
+    "CATEGORIES",
+    "MAX_FEN_LENGTH",
+    "BadRequest",
+    "NotInTables",
+    "category",
+    "negate",
+    "parse_fen",
+    "probe_document",
+    "mainline_document",
+]
+
+CATEGORIES = ("loss", "unknown", "syzygy-loss", "maybe-loss", "blessed-loss", "draw",
+              "cursed-win", "maybe-win", "syzygy-win", "win")
+"""Every category, in lichess's sort order for moves (the category of the
+position a move leads to, best move first)."""
+
+_RANK = {name: i for i, name in enumerate(CATEGORIES)}
+_OPPOSITE = {
+    "loss": "win", "win": "loss", "unknown": "unknown",
+    "syzygy-loss": "syzygy-win", "syzygy-win": "syzygy-loss",
+    "maybe-loss": "maybe-win", "maybe-win": "maybe-loss",
+    "blessed-loss": "cursed-win", "cursed-win": "blessed-loss", "draw": "draw",
+}
+# When the position itself is known to be (prev), its best moves judged
+# ambiguous by rounding alone are in fact (correct): lichess resolves them so.
+_RESOLVE = (
+    ("win", ("syzygy-loss", "maybe-loss"), "loss"),
+    ("cursed-win", ("syzygy-loss", "maybe-loss"), "blessed-loss"),
+    ("blessed-loss", ("syzygy-win", "maybe-win"), "cursed-win"),
+    ("loss", ("syzygy-win", "maybe-win"), "win"),
+)
+
+MAX_FEN_LENGTH = 256
+"""Longest FEN accepted (a FEN of a legal position is under 100 characters)."""
+
+# Flags python-chess reports that lichess tolerates: it drops castling rights
+# without their king and rook and an en-passant square no double push made,
+# and accepts checks that no last move could have given.
+_TOLERATED = (chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE
+              | chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_TOO_MANY_CHECKERS)
+
+
+class BadRequest(ValueError):
+    """The request is malformed (a 400 answer); the message says why."""
+
+
+class NotInTables(LookupError):
+    """The position is not one the tables answer (a 404 for the mainline)."""
+
+
+def negate(name: str) -> str:
+    """The same result seen from the other side: ``win`` <-> ``loss``...
+
+    >>> negate("cursed-win"), negate("draw")
+    ('blessed-loss', 'draw')
+    """
+    return _OPPOSITE[name]
+
+
+def parse_fen(text: str) -> chess.Board:
+    """The board of a query's FEN (underscores stand for spaces).
+
+    Missing trailing fields take their usual defaults (white to move, no
+    castling, no en passant, clocks 0 and 1).  As lichess does, castling
+    rights without their king and rook and an impossible en-passant square
+    are dropped instead of refused.
+
+    >>> parse_fen("8/8/8/8/8/8/2Rk4/1K6_b").fen()
+    '8/8/8/8/8/8/2Rk4/1K6 b - - 0 1'
+    >>> parse_fen("8/8/8/8/8/8/2Rk4/1K6 w - - 0 1")
+    Traceback (most recent call last):
+    ...
+    pyfathom.server.lichess.BadRequest: illegal position (opposite check): 8/8/8/8/8/8/2Rk4/1K6 w - - 0 1
+
+    :raises: :class:`BadRequest` for an empty, over-long or malformed FEN,
+        or an illegal position.
+    """
+    fen = " ".join(text.replace("_", " ").split())
+    if not fen:
+        raise BadRequest("empty fen")
+    if len(fen) > MAX_FEN_LENGTH:
+        raise BadRequest(f"fen too long ({len(fen)} characters, at most {MAX_FEN_LENGTH})")
+    if not fen.isprintable() or not fen.isascii():
+        raise BadRequest(f"fen has characters a FEN cannot contain: {fen!r}")
+    try:
+        board = chess.Board(fen)
+    except ValueError as e:
+        raise BadRequest(f"invalid fen {fen!r}: {e}") from None
+    if board.castling_rights:
+        board.castling_rights = board.clean_castling_rights()
+    status = board.status()
+    if status & chess.STATUS_INVALID_EP_SQUARE:
+        board.ep_square = None
+        status = board.status()
+    status &= ~_TOLERATED
+    if status:
+        reasons = ", ".join(flag.name.lower().replace("_", " ") for flag in chess.Status
+                            if flag and flag.name and status & flag)
+        raise BadRequest(f"illegal position ({reasons}): {fen}")
+    return board
+
+
+def category(dtz: Optional[int], precise: bool, *, checkmate: bool, drawn: bool,
+             halfmoves: int, halfmoves_before: int) -> str:
+    """The lichess category of a position for its side to move.
+
+    ``dtz`` and ``precise``: the position's probe (``dtz`` None when the
+    tables cannot answer); ``drawn``: stalemate or insufficient material;
+    ``halfmoves``: its halfmove clock; ``halfmoves_before``: the clock of the
+    position before (for a move: the root's clock; for the root itself: its
+    clock minus one).
+
+    >>> category(60, True, checkmate=False, drawn=False, halfmoves=40, halfmoves_before=39)
+    'win'
+    >>> category(60, True, checkmate=False, drawn=False, halfmoves=41, halfmoves_before=40)
+    'cursed-win'
+    >>> category(60, False, checkmate=False, drawn=False, halfmoves=40, halfmoves_before=39)
+    'syzygy-win'
+    >>> category(-60, False, checkmate=False, drawn=False, halfmoves=39, halfmoves_before=38)
+    'loss'
+    """
+    if drawn or dtz == 0:
+        return "draw"
+    if checkmate:
+        return "loss" if halfmoves_before < 100 else "blessed-loss"
+    if dtz is None:
+        return "unknown"
+    if halfmoves_before >= 100:
+        return "blessed-loss" if dtz < 0 else "cursed-win"
+    # Plies until the zeroing move, counting those already on the clock; a
+    # rounded value may stand for one ply more.
+    plies = abs(dtz) + halfmoves
+    if plies > 100:
+        decisive: Optional[bool] = False
+    elif precise or plies < 100:
+        decisive = True
+    else:
+        decisive = None
+    if dtz > 0:
+        return "win" if decisive else "cursed-win" if decisive is False else "syzygy-win"
+    return "loss" if decisive else "blessed-loss" if decisive is False else "syzygy-loss"
+
+
+def _probe(tb: pyfathom.Tablebase, board: chess.Board) -> tuple[Optional[int], bool]:
+    """(dtz, precise) of ``board``, (None, False) where the tables cannot
+    answer it (castling rights, too many pieces, a missing table; or a
+    position the core refuses, such as an impossible check).  A damaged
+    table still raises :class:`~pyfathom.CorruptTableError`."""
+    try:
+        probe = tb.probe(board)
+    except (KeyError, pyfathom.InvalidPositionError):
+        return None, False
+    return probe.dtz, probe.dtz_precise
+
+
+_PIECE_LETTERS = " PNBRQK"
+_BB_SQUARES = chess.BB_SQUARES
+
+
+def _san(board: chess.Board, move: chess.Move, piece: int, capture: bool,
+         rivals: list[int], check: bool, mate: bool) -> str:
+    """SAN of a legal ``move`` of a ``piece`` (as python-chess writes it),
+    given the squares of the other pieces of that type that can reach the
+    same square, and whether the move checks or mates: this reuses the move
+    generation the caller already made."""
+    suffix = "#" if mate else "+" if check else ""
+    to_name = chess.SQUARE_NAMES[move.to_square]
+    if piece == chess.PAWN:
+        text = (chess.FILE_NAMES[chess.square_file(move.from_square)] + "x" if capture else "")
+        text += to_name
+        if move.promotion:
+            text += "=" + _PIECE_LETTERS[move.promotion]
+        return text + suffix
+    if piece == chess.KING and board.castling_rights and board.is_castling(move):
+        side = "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) \
+            else "O-O-O"
+        return side + suffix
+    text = _PIECE_LETTERS[piece]
+    if rivals:
+        file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
+        same_file = any(chess.square_file(s) == file for s in rivals)
+        same_rank = any(chess.square_rank(s) == rank for s in rivals)
+        if same_rank or not same_file:
+            text += chess.FILE_NAMES[file]
+        if same_file:
+            text += chess.RANK_NAMES[rank]
+    return text + ("x" if capture else "") + to_name + suffix
+
+
+def _has_legal_move(board: chess.Board) -> bool:
+    for _ in board.generate_legal_moves():
+        return True
+    return False
+
+
+def _info(dtz: Optional[int], precise: bool, checkmate: bool, stalemate: bool,
+          insufficient: bool) -> dict[str, Any]:
+    return {
+        "dtz": dtz,
+        "precise_dtz": dtz if precise else None,
+        "dtm": None,
+        "dtc": None,
+        "dtw": None,
+        "checkmate": checkmate,
+        "stalemate": stalemate,
+        "variant_win": False,
+        "variant_loss": False,
+        "insufficient_material": insufficient,
+    }
+
+
+def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]:
+    """The answer of lichess's ``GET /standard`` for ``board``.
+
+    ``board`` is not modified (moves are pushed and popped).
+
+    :raises: :class:`~pyfathom.CorruptTableError` for a damaged table.
+    """
+    halfmoves = board.halfmove_clock
+    legal = list(board.generate_legal_moves())
+    them = board.occupied_co[not board.turn]
+    ep_square = board.ep_square
+    piece_type_at = board.piece_type_at
+    # Which pieces of a type reach each square (for SAN's disambiguation).
+    reaching: dict[tuple[int, int], list[int]] = {}
+    pieces = []
+    for move in legal:
+        piece = piece_type_at(move.from_square) or 0
+        pieces.append(piece)
+        if piece != chess.PAWN and piece != chess.KING:
+            reaching.setdefault((move.to_square, piece), []).append(move.from_square)
+    rows: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    for index, move in enumerate(legal):
+        piece = pieces[index]
+        to_square = move.to_square
+        if them & _BB_SQUARES[to_square]:
+            captured = piece_type_at(to_square)
+        elif piece == chess.PAWN and to_square == ep_square \
+                and chess.square_file(to_square) != chess.square_file(move.from_square):
+            captured = chess.PAWN
+        else:
+            captured = None
+        zeroing = piece == chess.PAWN or captured is not None
+        board.push(move)
+        try:
+            check = board.is_check()
+            moves_left = _has_legal_move(board)
+            insufficient = board.is_insufficient_material()
+            dtz, precise = _probe(tb, board)
+            child_clock = board.halfmove_clock
+        finally:
+            board.pop()
+        mate = check and not moves_left
+        stalemate = not check and not moves_left
+        rivals = [s for s in reaching.get((to_square, piece), ()) if s != move.from_square]
+        cat = category(dtz, precise, checkmate=mate, drawn=stalemate or insufficient,
+                       halfmoves=child_clock, halfmoves_before=halfmoves)
+        entry = {
+            "uci": move.uci(),
+            "san": _san(board, move, piece, captured is not None, rivals, check, mate),
+            "zeroing": zeroing,
+            "dtz": dtz,
+            "precise_dtz": dtz if precise else None,
+            "dtm": None,
+            "dtc": None,
+            "dtw": None,
+            "checkmate": mate,
+            "stalemate": stalemate,
+            "variant_win": False,
+            "variant_loss": False,
+            "insufficient_material": insufficient,
+            "category": cat,
+        }
+        child_wins = dtz is not None and dtz > 0
+        key = (
+            _RANK[cat],
+            not mate,
+            (not stalemate, not insufficient),
+            zeroing != (not child_wins),
+            (captured is not None) != (not child_wins),
+            (0, 0) if dtz is None else (1, -dtz),
+            -(captured or 0),
+            -(move.promotion or 0),
+            index,
+        )
+        rows.append((key, entry))
+    rows.sort(key=lambda row: row[0])
+    moves = [entry for _, entry in rows]
+
+    check = board.is_check()
+    mate = check and not legal
+    stalemate = not check and not legal
+    insufficient = board.is_insufficient_material()
+    dtz, precise = _probe(tb, board)
+    own = category(dtz, precise, checkmate=mate, drawn=stalemate or insufficient,
+                   halfmoves=halfmoves, halfmoves_before=max(halfmoves - 1, 0))
+    for known, ambiguous, resolved in _RESOLVE:
+        if own == known:
+            for entry in moves:
+                if entry["category"] not in ambiguous:
+                    break
+                entry["category"] = resolved
+    document = _info(dtz, precise, mate, stalemate, insufficient)
+    document["category"] = negate(moves[0]["category"]) if moves else own
+    document["moves"] = moves
+    return document
+
+
+def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]:
+    """The answer of lichess's ``GET /standard/mainline`` for ``board``.
+
+    The line plays :meth:`pyfathom.Tablebase.probe_root`'s best move for
+    both sides (which keeps a win within the 50-move rule) until mate, or
+    until the halfmove clock reaches 100, where the draw is claimed; a drawn
+    position has an empty line.  Each step gives the DTZ of the position
+    after the move, for the side to move there.  ``winner`` is ``"w"`` or
+    ``"b"`` when the line ends in mate, else null.
+
+    :raises: :class:`NotInTables` when the tables cannot answer the
+        position; :class:`~pyfathom.CorruptTableError` for a damaged table.
+    """
+    dtz, precise = _probe(tb, board)
+    if dtz is None:
+        raise NotInTables(f"not a tablebase position, or a table is missing: {board.fen()}")
+    line = []
+    position = board.copy(stack=False)
+    if dtz != 0:
+        while position.halfmove_clock < 100:
+            best = tb.probe_root(position).best_move
+            if best is None:
+                break
+            san = position.san(best)
+            position.push(best)
+            step_dtz, step_precise = _probe(tb, position)
+            if step_dtz is None:  # pragma: no cover - the root's probe needed these tables
+                raise NotInTables(f"a table is missing for {position.fen()}")
+            line.append({"uci": best.uci(), "san": san, "dtz": step_dtz,
+                         "precise_dtz": step_dtz if step_precise else None})
+    winner = None
+    if position.is_checkmate():
+        winner = "b" if position.turn == chess.WHITE else "w"
+    return {"dtz": dtz, "precise_dtz": dtz if precise else None, "mainline": line,
+            "winner": winner}

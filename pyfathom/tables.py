@@ -1,0 +1,186 @@
+"""Table files on disk: path lists, the folders that hold tables, and
+checking table files for damage.
+
+People keep Syzygy sets as one folder per download (``syzygy/3-4-5-wdl``,
+``syzygy/3-4-5-dtz``, ``syzygy/6-wdl``, ...).  :func:`table_folders` finds
+those one level below each folder it is given; the ``pyfathom`` command
+looks for tables that way.  :func:`check_tables` reads every file the way a
+probe reads its parts (the C core's ``fathom_check_table``), so a damaged
+download is found before an engine meets the bad block.
+
+>>> [p.name for p in table_folders([TABLES])]
+['syzygy-chess-1.11.2']
+>>> check_tables(sorted(Path(TABLES).glob("KRvK.*")))
+[]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Union
+
+__all__ = ["split_path_list", "table_folders", "TableDamage", "check_table", "check_tables",
+           "published_checksums"]
+
+StrPath = Union[str, "os.PathLike[str]"]
+
+
+def split_path_list(value: StrPath) -> list[str]:
+    """A directory, or an ``os.pathsep``-separated list of them, as a list.
+
+    ``"/a/syzygy:/b/syzygy"`` (``;`` on Windows) gives both, as Fathom's
+    ``tb_init`` and ``$SYZYGY_PATH`` take them; empty entries are dropped.
+    A path object, or a string that is itself an existing directory (a
+    folder whose name holds the separator), stays one entry.
+
+    >>> split_path_list(os.pathsep.join(["a", "", "b"]))
+    ['a', 'b']
+    """
+    if not isinstance(value, str):
+        return [os.fspath(value)]
+    if os.pathsep not in value or os.path.isdir(value):
+        return [value]
+    return [part for part in value.split(os.pathsep) if part]
+
+
+def _is_table_name(name: str) -> bool:
+    from pyfathom.download import is_table_file
+
+    return is_table_file(name)
+
+
+def _holds_tables(folder: Path) -> bool:
+    try:
+        with os.scandir(folder) as entries:
+            return any(_is_table_name(e.name) and e.is_file() for e in entries)
+    except OSError:
+        return False
+
+
+def table_folders(dirs: Iterable[StrPath]) -> list[Path]:
+    """The folders to load tables from: each given folder that holds table
+    files, and each folder one level below it that does (sorted by name),
+    in that order, each once.
+
+    Folders that do not exist or cannot be read are left out (the caller
+    says so: see ``pyfathom``'s messages).  Deeper folders are not searched:
+    a set is expected at most one level down, and a tree walk of a big disk
+    is not.
+    """
+    found: list[Path] = []
+    seen: set[str] = set()
+
+    def add(folder: Path) -> None:
+        key = os.path.realpath(folder)
+        if key not in seen and _holds_tables(folder):
+            seen.add(key)
+            found.append(folder)
+
+    for d in dirs:
+        top = Path(os.fspath(d)).expanduser()
+        add(top)
+        try:
+            with os.scandir(top) as entries:
+                subdirs = sorted(e.name for e in entries
+                                 if e.is_dir() and not e.name.startswith("."))
+        except OSError:
+            continue
+        for name in subdirs:
+            add(top / name)
+    return found
+
+
+@dataclass(frozen=True)
+class TableDamage:
+    """A table file a probe could not read correctly."""
+
+    path: Path
+    reason: str
+    """One sentence: what is wrong."""
+    offset: int = 0
+    """Where in the file the damage was seen (0: the file as a whole)."""
+
+    def __str__(self) -> str:
+        where = f" (at byte {self.offset})" if self.offset else ""
+        return f"{self.path}: {self.reason}{where}"
+
+
+def published_checksums() -> dict[str, str]:
+    """sha256 of the table files whose published content pyfathom knows:
+    the 70 files of the 3-4-piece set (``{"KQvK.rtbw": hex, ...}``)."""
+    from pyfathom import _default_tables
+
+    return dict(_default_tables.TABLE_SHA256)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def check_table(path: StrPath, sha256: Optional[str] = None) -> Optional[TableDamage]:
+    """Read one table file as probes would; None if it is fine.
+
+    Opens it as a probe does (size, magic, header, the Huffman headers and
+    where the index, size and data regions lie), then goes through every
+    index entry, every block size and every code of every block: each must
+    point inside the file and decode as a probe would decode it.  The file
+    name says the table (``KRPvKR.rtbw``).  With ``sha256`` (the published
+    checksum of the file) the content is compared too, which also finds
+    what the structure cannot show (a flipped bit that turns one code into
+    another of the same length).
+
+    Reads the whole file: about as long as copying it.
+    """
+    from pyfathom import _lowlevel as _ll
+    from pyfathom._types import Status
+
+    p = Path(os.fspath(path))
+    status, offset, what = _ll.check_table(os.fspath(p))
+    if status != Status.OK:
+        reason = what or _ll.strerror(status)
+        if status == Status.BAD_SIZE:
+            size = p.stat().st_size if p.exists() else 0
+            reason = ("empty file" if size == 0 else
+                      f"{size} bytes: not a whole table (truncated or padded)")
+        elif status == Status.IO:
+            reason = f"cannot read the file ({what})"
+        return TableDamage(p, reason, offset)
+    if sha256 is not None:
+        actual = _sha256(p)
+        if actual != sha256.lower():
+            return TableDamage(p, f"sha256 {actual} is not the published {sha256.lower()}")
+    return None
+
+
+def check_tables(paths: Iterable[StrPath], *, checksums: Optional[Mapping[str, str]] = None,
+                 threads: int = 2,
+                 progress: Optional[Callable[[Path, int, int], None]] = None
+                 ) -> list[TableDamage]:
+    """:func:`check_table` for many files; the damaged ones, in input order.
+
+    ``checksums`` maps file names (``KQvK.rtbw``) to their published sha256
+    (e.g. :func:`published_checksums`, or a ``sha256sum`` file read with
+    :func:`pyfathom.download.read_checksums`); files without an entry get
+    the structural check only.  ``threads`` files are read at once (the C
+    check runs without the GIL).  ``progress(path, done, total)`` is called
+    after each file.
+    """
+    files = [Path(os.fspath(p)) for p in paths]
+    known = {name: digest.lower() for name, digest in (checksums or {}).items()}
+    results: list[Optional[TableDamage]] = [None] * len(files)
+    with ThreadPoolExecutor(max(1, threads)) as pool:
+        futures = [pool.submit(check_table, f, known.get(f.name)) for f in files]
+        for done, (i, future) in enumerate(enumerate(futures), start=1):
+            results[i] = future.result()
+            if progress is not None:
+                progress(files[i], done, len(files))
+    return [r for r in results if r is not None]

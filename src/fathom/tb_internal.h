@@ -1,0 +1,21 @@
+/*
+ * tb_internal.h - linkage of the functions the core's files share.
+ *
+ * Built file by file (the Python module, the tests), TB_INTERNAL is empty:
+ * the shared functions are ordinary extern functions, hidden from the
+ * module's export table by -fvisibility=hidden.  The single-file build an
+ * engine vendors (amalgamate.sh, and the static library made from it)
+ * defines TB_INTERNAL as `static`, so that tb_gen_legal, tb_map_file and
+ * the rest have internal linkage there and cannot collide with an
+ * engine's own symbols.  Only the first declaration carries the macro: a
+ * later definition without a storage class inherits its linkage (C99
+ * 6.2.2p5).
+ */
+#ifndef PYFATHOM_TB_INTERNAL_H
+#define PYFATHOM_TB_INTERNAL_H
+
+#ifndef TB_INTERNAL
+#define TB_INTERNAL
+#endif
+
+#endif /* PYFATHOM_TB_INTERNAL_H */
