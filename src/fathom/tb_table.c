@@ -140,6 +140,8 @@ void tb_consts_init(tb_consts *c)
             c->pawn_factor[lead][file] = total;
         }
     }
+    /* Standard chess's file format; fathom_open_variant may switch it. */
+    tb_variant_format_init(c, FATHOM_VARIANT_STANDARD);
 }
 
 /* ------------------------------------------------------------------ */
