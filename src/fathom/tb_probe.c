@@ -453,8 +453,33 @@ static fathom_result pack(int status, int value, int precise)
     return (fathom_result)value * 65536 + (precise ? 256 : 0) + status;
 }
 
-/* Checks shared by all probes; fills pos. */
-static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
+/* prepare() for an instance of a variant (kept out of line: standard
+ * chess's prepare stays small enough to inline).  As python-chess: one
+ * piece more than any table holds, where captures lead into the tables
+ * (which they must in antichess); validity by the variant's rules. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int prepare_variant(const fathom_tb *tb, tb_pos *pos, uint64_t white,
+                           uint64_t black, uint64_t kings, uint64_t queens,
+                           uint64_t rooks, uint64_t bishops, uint64_t knights,
+                           uint64_t pawns, unsigned ep, int turn)
+{
+    if (tb_popcount(white | black) > FATHOM_MAX_PIECES + 1)
+        return FATHOM_ERR_TOO_MANY_PIECES;
+    return tb_variant_pos_from_bitboards(tb->consts.variant, pos, white, black,
+                                         kings, queens, rooks, bishops, knights,
+                                         pawns, ep, turn)
+               ? FATHOM_OK
+               : FATHOM_ERR_INVALID_POSITION;
+}
+
+/* Checks shared by all probes; fills pos.  Inlined into each entry point
+ * (the variant hook must not push it out of line). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
                    uint64_t black, uint64_t kings, uint64_t queens,
                    uint64_t rooks, uint64_t bishops, uint64_t knights,
                    uint64_t pawns, unsigned ep, int turn)
@@ -462,17 +487,9 @@ static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     if (!tb)
         return FATHOM_ERR_ARGUMENT;
     int pieces = tb_popcount(white | black);
-    /* Variants as python-chess: one piece more than any table holds, when
-     * captures lead into tables (which they must in antichess). */
-    if (tb->consts.variant) {
-        if (pieces > FATHOM_MAX_PIECES + 1)
-            return FATHOM_ERR_TOO_MANY_PIECES;
-        return tb_variant_pos_from_bitboards(tb->consts.variant, pos, white, black,
-                                             kings, queens, rooks, bishops, knights,
-                                             pawns, ep, turn)
-                   ? FATHOM_OK
-                   : FATHOM_ERR_INVALID_POSITION;
-    }
+    if (tb->consts.variant)
+        return prepare_variant(tb, pos, white, black, kings, queens, rooks,
+                               bishops, knights, pawns, ep, turn);
     /* Only past what any Syzygy table holds.  A position with more pieces
      * than the loaded tables is probed like any other, as python-chess and
      * Fathom probe it: captures are resolved first, so a capture into the
@@ -487,7 +504,10 @@ static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
 }
 
 /* The probes behind both the full and the lean entry points. */
-static int position_wdl(probe *pr, uint64_t white, uint64_t black,
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int position_wdl(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *wdl)
@@ -498,7 +518,10 @@ static int position_wdl(probe *pr, uint64_t white, uint64_t black,
     return status == FATHOM_OK ? any_probe_wdl(pr, &pos, wdl) : status;
 }
 
-static int position_dtz(probe *pr, uint64_t white, uint64_t black,
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int position_dtz(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *dtz, int *precise)
