@@ -79,6 +79,16 @@ typedef struct fathom_detail {
 } fathom_detail;
 
 int fathom_open(fathom_tb **out);
+#define FATHOM_VARIANT_COUNT ...
+enum fathom_variant {
+    FATHOM_VARIANT_STANDARD = ...,
+    FATHOM_VARIANT_ATOMIC = ...,
+    FATHOM_VARIANT_SUICIDE = ...,
+    FATHOM_VARIANT_GIVEAWAY = ...,
+    ...
+};
+int fathom_open_variant(fathom_tb **out, int variant);
+int fathom_variant(const fathom_tb *tb);
 int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
                          int load_dtz, unsigned *found);
 int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,

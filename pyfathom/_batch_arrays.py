@@ -31,17 +31,18 @@ def popcount(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
     return counts
 
 
-def _collect(boards: Iterable[chess.Board], max_pieces: int
+def _collect(boards: Iterable[chess.Board], max_pieces: int, uci_variant: str = "chess"
              ) -> tuple[list[npt.NDArray[np.uint64]], npt.NDArray[np.uint8],
                         npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """(8 contiguous mask arrays, ep, turn, why rows must fail), read from
-    the boards in one pass.  Rows of a chess variant, with castling rights or
+    the boards in one pass.  Rows of another variant than ``uci_variant`` (the
+    tablebase's), with castling rights or
     more than ``max_pieces`` pieces are zeroed (the C core rejects them at once)
     and get their :class:`Status` (0 for the other rows)."""
     flat = np.fromiter(
         _chain((b.occupied_co[1], b.occupied_co[0], b.kings, b.queens, b.rooks,
                 b.bishops, b.knights, b.pawns, b.ep_square or 0, b.turn,
-                b.castling_rights, b.uci_variant != "chess") for b in boards),
+                b.castling_rights, b.uci_variant != uci_variant) for b in boards),
         dtype=np.uint64)
     cols = np.ascontiguousarray(flat.reshape(-1, 12).T)
     # Checked in python-chess's order: variant, castling, piece count.
@@ -59,9 +60,9 @@ def _collect(boards: Iterable[chess.Board], max_pieces: int
 
 
 def probe_many(handle: _ll.Handle, max_pieces: int, boards: Iterable[chess.Board], dtz: bool,
-               threads: Optional[int], status: Any) -> Any:
+               threads: Optional[int], status: Any, uci_variant: str = "chess") -> Any:
     """Tablebase.probe_wdl_many / probe_dtz_many."""
-    masks, ep, turn, reasons = _collect(boards, max_pieces)
+    masks, ep, turn, reasons = _collect(boards, max_pieces, uci_variant)
     out, status_out = _probe(handle, masks, ep, turn, dtz, threads, status)
     bad = reasons != 0
     out[bad] = FAILED_DTZ if dtz else FAILED

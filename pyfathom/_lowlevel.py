@@ -60,6 +60,12 @@ def _check_status_codes() -> None:
 
 _check_status_codes()
 
+# The C instance's variant (fathom_open_variant).
+VARIANT_STANDARD: int = lib.FATHOM_VARIANT_STANDARD
+VARIANT_ATOMIC: int = lib.FATHOM_VARIANT_ATOMIC
+VARIANT_SUICIDE: int = lib.FATHOM_VARIANT_SUICIDE
+VARIANT_GIVEAWAY: int = lib.FATHOM_VARIANT_GIVEAWAY
+
 MAX_MOVES: int = lib.FATHOM_MAX_MOVES
 MAX_PIECES: int = lib.FATHOM_MAX_PIECES
 BATCH_WDL_FAILED: int = lib.FATHOM_BATCH_WDL_FAILED
@@ -167,8 +173,9 @@ def check(status: int, context: str) -> None:
 
 # ---- instance lifetime -----------------------------------------------------
 
-def open_handle() -> Handle:
-    """``fathom_open``: a new empty instance.
+def open_handle(variant: int = 0) -> Handle:
+    """``fathom_open_variant``: a new empty instance for the tables of a
+    variant (``VARIANT_*``; 0, standard chess, by default).
 
     ``fathom_close`` runs when the last reference to the returned cdata is
     dropped.  A cffi call holds the cdata (a per-board probe holds the
@@ -178,7 +185,7 @@ def open_handle() -> Handle:
     is still reading.
     """
     out = ffi.new("fathom_tb **")
-    check(lib.fathom_open(out), "opening a tablebase")
+    check(lib.fathom_open_variant(out, variant), "opening a tablebase")
     return ffi.gc(out[0], lib.fathom_close)
 
 

@@ -24,7 +24,6 @@ _T = TypeVar("_T")
 _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
 _board_wdl = _ll.board_wdl
 _board_dtz = _ll.board_dtz
-_Board = chess.Board
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
@@ -45,21 +44,37 @@ if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # prag
     raise ImportError("pyfathom: FAILED sentinels disagree with the C core")
 
 
-def _require_standard_chess(VariantBoard: type[chess.Board]) -> None:
+# The variants whose tables the C core reads, by python-chess's uci_variant:
+# the C instance's variant.  Antichess is giveaway under another name (the
+# same tables and rules; python-chess tells the boards apart).
+_VARIANTS = {
+    "chess": _ll.VARIANT_STANDARD,
+    "atomic": _ll.VARIANT_ATOMIC,
+    "suicide": _ll.VARIANT_SUICIDE,
+    "giveaway": _ll.VARIANT_GIVEAWAY,
+    "antichess": _ll.VARIANT_GIVEAWAY,
+}
+
+
+def _variant_of(VariantBoard: type[chess.Board]) -> int:
     """The one place that decides which ``VariantBoard`` a :class:`Tablebase`
-    probes: standard chess (:class:`chess.Board` or a subclass playing it).
+    probes: standard chess (:class:`chess.Board` or a subclass playing it),
+    atomic, suicide, giveaway or antichess.  Returns the C instance's variant.
 
     :raises: :exc:`TypeError` for anything but a :class:`chess.Board`
         class, :class:`~pyfathom.UnsupportedVariantError` (a
-        :exc:`ValueError`) for a variant board, such as
-        :class:`chess.variant.AtomicBoard`.
+        :exc:`ValueError`) for a variant without Syzygy tables, such as
+        :class:`chess.variant.CrazyhouseBoard`.
     """
     if not (isinstance(VariantBoard, type) and issubclass(VariantBoard, chess.Board)):
         raise TypeError(f"VariantBoard must be chess.Board or a subclass, not {VariantBoard!r}")
-    if VariantBoard.uci_variant != "chess":
+    uci = VariantBoard.uci_variant
+    if uci not in _VARIANTS:
         raise UnsupportedVariantError(
-            f"pyfathom probes standard chess tables only (.rtbw/.rtbz), not "
-            f"{VariantBoard.uci_variant} ({VariantBoard.__module__}.{VariantBoard.__qualname__})")
+            f"no Syzygy tables for the variant {uci} "
+            f"({VariantBoard.__module__}.{VariantBoard.__qualname__}); pyfathom probes "
+            f"{', '.join(sorted(_VARIANTS))}")
+    return _VARIANTS[str(uci)]
 
 
 def _invalid_reasons(board: chess.Board) -> str:
@@ -83,8 +98,18 @@ class Tablebase:
     nothing: python-chess keeps a file descriptor open per mapped table and
     closes the least recently used ones past ``max_fds``, while pyfathom
     closes each descriptor right after mapping its file, so it never holds
-    any.  ``VariantBoard``: only standard chess for now (see
-    :class:`~pyfathom.UnsupportedVariantError`).
+    any.
+
+    ``VariantBoard`` (as in python-chess) probes the tables of a chess
+    variant instead, with that variant's rules:
+    :class:`chess.variant.AtomicBoard` (``.atbw``/``.atbz`` files),
+    :class:`chess.variant.SuicideBoard` (``.stbw``/``.stbz``, pawnless
+    also ``.gtbw``/``.gtbz``), :class:`chess.variant.GiveawayBoard` and
+    :class:`chess.variant.AntichessBoard` (``.gtbw``/``.gtbz``, pawnless
+    also ``.stbw``/``.stbz``).  Such a tablebase takes boards of its
+    variant only (another board raises
+    :class:`~pyfathom.UnsupportedPositionError`, a :exc:`KeyError`); other
+    variants raise :class:`~pyfathom.UnsupportedVariantError`.
 
     Directories and files are only listed when added, and stored as
     absolute paths (a later :func:`os.chdir` does not lose them); a table
@@ -130,10 +155,10 @@ class Tablebase:
 
     def __init__(self, *, max_fds: Optional[int] = 128,
                  VariantBoard: type[chess.Board] = chess.Board) -> None:
-        _require_standard_chess(VariantBoard)
+        c_variant = _variant_of(VariantBoard)
         self.max_fds = max_fds
         self.variant = VariantBoard
-        self._h = _ll.open_handle()
+        self._h = _ll.open_handle(c_variant)
         self._pinned = _ll.pin(self._h)
         self._buffers = []
 
@@ -263,14 +288,17 @@ class Tablebase:
     # ---- errors (never on the hot path) -------------------------------------
 
     def _check_supported(self, board: chess.Board) -> None:
-        """Raise for a chess variant or a board with castling rights; return
-        for a subclass of :class:`chess.Board` that plays standard chess.
-        (The hot path tests ``type(board)``, which is cheaper than reading
+        """Raise for a board of another variant than the tablebase's or a
+        board with castling rights; return for a subclass of the
+        tablebase's board class that plays its game.  (The hot path tests
+        ``type(board)``, which is cheaper than reading
         ``board.uci_variant``, a class attribute.)"""
-        if board.uci_variant != "chess":
+        game = self.variant.uci_variant
+        if board.uci_variant != game:
             # As chess.syzygy: a KeyError, the tables answer another game.
+            name = "standard chess" if game == "chess" else game
             raise UnsupportedPositionError(
-                f"syzygy tables for standard chess, probed with {board.uci_variant}: "
+                f"syzygy tables for {name}, probed with {board.uci_variant}: "
                 f"{board.fen()}")
         if board.castling_rights:
             _ll.raise_error(Status.CASTLING, board.fen())
@@ -344,7 +372,7 @@ class Tablebase:
             an invalid board, :class:`~pyfathom.CorruptTableError`
             (:exc:`OSError`) for a damaged file.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_wdl(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -382,7 +410,7 @@ class Tablebase:
         :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
             instead of the :exc:`KeyError` s.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -405,7 +433,7 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
@@ -472,7 +500,7 @@ class Tablebase:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or type(board) is not _Board:
+        if board.castling_rights or type(board) is not self.variant:
             self._check_supported(board)
         occ = board.occupied_co
         res = _ll.probe_root(self._h, occ[1], occ[0], board.kings, board.queens,
@@ -490,6 +518,20 @@ class Tablebase:
         return RootProbe(best, _WDLS[res.wdl + 2], res.dtz, moves)
 
     # ---- batches ------------------------------------------------------------
+
+    def _piece_limit(self) -> int:
+        """Rows with more pieces fail without a probe: what any table holds,
+        or for a variant python-chess's limit (one piece more, where
+        captures lead into the tables)."""
+        if self.variant.uci_variant == "chess":
+            return _ll.MAX_PIECES
+        return _ll.MAX_PIECES + 1
+
+    def _check_rows_variant(self, variant: Optional[str]) -> None:
+        game = self.variant.uci_variant
+        if variant is not None and variant != game:
+            raise UnsupportedPositionError(
+                f"tablebase has been opened for {game}, probed with rows of {variant}")
 
     def probe_wdl_many(self, boards: Iterable[chess.Board], *,
                        threads: Optional[int] = None,
@@ -511,7 +553,8 @@ class Tablebase:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int8] = _batch_arrays.probe_many(
-            self._h, _ll.MAX_PIECES, boards, False, threads, status)
+            self._h, self._piece_limit(), boards, False, threads, status,
+            str(self.variant.uci_variant))
         return out
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
@@ -527,7 +570,8 @@ class Tablebase:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int16] = _batch_arrays.probe_many(
-            self._h, _ll.MAX_PIECES, boards, True, threads, status)
+            self._h, self._piece_limit(), boards, True, threads, status,
+            str(self.variant.uci_variant))
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -536,7 +580,8 @@ class Tablebase:
                             knights: npt.ArrayLike, pawns: npt.ArrayLike,
                             ep: npt.ArrayLike, turn: npt.ArrayLike, *,
                             threads: Optional[int] = None,
-                            status: Optional[npt.NDArray[np.uint8]] = None
+                            status: Optional[npt.NDArray[np.uint8]] = None,
+                            variant: Optional[str] = None
                             ) -> npt.NDArray[np.int8]:
         """WDL of n positions given as numpy arrays: an ``int8`` array.
 
@@ -554,6 +599,11 @@ class Tablebase:
         ``status``: None, or a writable ``uint8`` array as long as the input,
         which receives each row's :class:`~pyfathom.Status`: why a row
         failed (``Status.OK`` where it was answered).
+
+        ``variant``: the ``uci_variant`` of the game the rows come from
+        (``"atomic"``, ...); None: the tablebase's.  Rows of another game
+        than the tablebase's raise :class:`~pyfathom.UnsupportedPositionError`
+        (a :exc:`KeyError`), as a board of it does.
 
         >>> import numpy as np
         >>> b = chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")
@@ -584,6 +634,7 @@ class Tablebase:
         """
         from pyfathom import _batch_arrays
 
+        self._check_rows_variant(variant)
         out: npt.NDArray[np.int8] = _batch_arrays.probe_arrays(
             self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
             False, threads, status)
@@ -595,7 +646,8 @@ class Tablebase:
                             knights: npt.ArrayLike, pawns: npt.ArrayLike,
                             ep: npt.ArrayLike, turn: npt.ArrayLike, *,
                             threads: Optional[int] = None,
-                            status: Optional[npt.NDArray[np.uint8]] = None
+                            status: Optional[npt.NDArray[np.uint8]] = None,
+                            variant: Optional[str] = None
                             ) -> npt.NDArray[np.int16]:
         """DTZ of n positions given as numpy arrays: an ``int16`` array with
         :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
@@ -603,6 +655,7 @@ class Tablebase:
         """
         from pyfathom import _batch_arrays
 
+        self._check_rows_variant(variant)
         out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
             self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
             True, threads, status)
@@ -621,7 +674,7 @@ def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bo
     is not itself a directory; empty entries are skipped.  Only the
     directory listing happens now; tables are mapped when probed.  See
     :class:`Tablebase` for ``max_fds`` (accepted, bounds nothing) and
-    ``VariantBoard`` (standard chess only for now).
+    ``VariantBoard`` (standard chess, atomic, suicide, giveaway, antichess).
 
     Probing needs the table of the position's material and of every material
     its captures and promotions lead to.
@@ -630,9 +683,17 @@ def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bo
     ...     tb.largest
     4
 
+    ``VariantBoard``: the tables of a chess variant, as in python-chess
+    (see :class:`Tablebase`):
+
+    >>> import chess.variant
+    >>> with pyfathom.open_tablebase(TABLES, VariantBoard=chess.variant.AtomicBoard) as tb:
+    ...     tb.largest  # TABLES holds standard tables only
+    0
+
     :raises: :exc:`FileNotFoundError` if a directory does not exist,
         :class:`~pyfathom.UnsupportedVariantError` for a ``VariantBoard``
-        of a chess variant.
+        of a chess variant without Syzygy tables.
     """
     if isinstance(directory, (str, os.PathLike)):
         from pyfathom.tables import split_path_list  # "a:b" as tb_init and $SYZYGY_PATH

@@ -339,7 +339,7 @@ def probe_parsed(tb: Any, chunk: Chunk, parsed: Parsed, *, dtz: bool = False,
     has_castling = (parsed.castling != 0) & (status == OK)
     status[has_castling] = Status.CASTLING
     pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
-    status[(pieces > _lowlevel.MAX_PIECES) & (status == OK)] = Status.TOO_MANY_PIECES
+    status[(pieces > tb._piece_limit()) & (status == OK)] = Status.TOO_MANY_PIECES
     skip = status != OK
     masks = parsed.masks
     if skip.any():

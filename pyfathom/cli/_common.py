@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err",
-           "add_tables_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
+           "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
 
 PROG = "pyfathom"
 
@@ -87,15 +87,44 @@ def find_tables(explicit: Sequence[str] | None) -> tuple[list[Path], list[Path],
     return folders, dirs, origin
 
 
-def open_tables(explicit: Sequence[str] | None) -> Any:
-    """Open a Tablebase over the folders :func:`find_tables` finds, or raise
-    CliError."""
+VARIANTS = ("chess", "atomic", "suicide", "giveaway", "antichess")
+"""The games of ``--variant`` (python-chess's uci_variant names)."""
+
+
+def add_variant_argument(parser: argparse.ArgumentParser) -> None:
+    """The ``--variant`` option of probe and batch."""
+    parser.add_argument("--variant", choices=VARIANTS, default="chess",
+                        help="the game of the positions and tables (default: chess)")
+
+
+def open_tables(explicit: Sequence[str] | None, variant: str | None = None) -> Any:
+    """Open a Tablebase over the folders :func:`find_tables` finds (for a
+    ``--variant``, over the directories looked up, with that game's board
+    class and tables), or raise CliError."""
     import pyfathom
 
+    if variant and variant != "chess":
+        return _open_variant_tables(explicit, variant)
     folders, _, _ = find_tables(explicit)
     tb = pyfathom.Tablebase()
     for folder in folders:
         tb.add_directory(str(folder))
+    return tb
+
+
+def _open_variant_tables(explicit: Sequence[str] | None, variant: str) -> Any:
+    import chess.variant
+
+    import pyfathom
+    from pyfathom import download
+
+    dirs, _ = download.table_dirs(explicit)
+    tb = pyfathom.Tablebase(VariantBoard=chess.variant.find_variant(variant))
+    found = sum(tb.add_directory(str(d)) for d in dirs if d.is_dir())
+    if not found:
+        tb.close()
+        where = os.pathsep.join(str(d) for d in dirs)
+        raise CliError(f"no {variant} Syzygy tables found in {where} (see --tables)")
     return tb
 
 

@@ -11,7 +11,7 @@ import time
 from typing import IO, Any
 
 from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
-                      err, open_tables)
+                      add_variant_argument, err, open_tables)
 
 MAX_REPORTED = 100
 """Bad lines reported on stderr one by one by default (``--max-errors``);
@@ -57,6 +57,7 @@ def register(subparsers: Any) -> None:
                    help=f"report at most N bad lines on stderr (default {MAX_REPORTED}; 0: none; "
                         "the status column and the summary count every one)")
     columnar.add_batch_arguments(p)
+    add_variant_argument(p)
     p.set_defaults(func=run)
 
 
@@ -94,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
     if args.max_errors < 0:
         raise UsageError(f"--max-errors must be >= 0, not {args.max_errors}")
     if columnar.handles(args):  # Parquet / Arrow files, or --dask
+        if getattr(args, "variant", "chess") != "chess":
+            raise UsageError("--variant works with FEN/EPD text input; Parquet, Arrow and "
+                             "--dask runs probe standard chess only")
         return columnar.run(args)
     to_file = bool(args.output) and args.output != "-"
     if to_file:
@@ -105,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CliError(f"cannot read {args.file}: {e.strerror or e}") from None
     try:
-        tb = open_tables(args.tables)
+        tb = open_tables(args.tables, getattr(args, "variant", None))
     except BaseException:
         if stream is not sys.stdin.buffer:
             stream.close()

@@ -7,7 +7,8 @@ import json
 import sys
 from typing import IO, Any
 
-from ._common import EXIT_FAIL, EXIT_OK, CliError, add_tables_argument, err, open_tables
+from ._common import (EXIT_FAIL, EXIT_OK, CliError, add_tables_argument, add_variant_argument,
+                      err, open_tables)
 
 _WDL_WORDS = {-2: "loss", -1: "blessed loss", 0: "draw", 1: "cursed win", 2: "win"}
 
@@ -21,11 +22,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("fens", nargs="+", metavar="FEN")
     add_tables_argument(p)
     p.add_argument("--json", action="store_true", help="print a JSON array, one object per FEN")
+    add_variant_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    tb = open_tables(args.tables)
+    tb = open_tables(args.tables, getattr(args, "variant", None))
     status = EXIT_OK
     results: list[dict[str, Any]] = []
     try:
@@ -86,7 +88,7 @@ def probe_one(tb: Any, fen: str) -> dict[str, Any]:
     import pyfathom
 
     try:
-        board = chess.Board(fen)
+        board = getattr(tb, "variant", chess.Board)(fen)
     except ValueError as e:
         raise CliError(f"invalid FEN {fen!r}: {e}") from None
     try:

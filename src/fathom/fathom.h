@@ -124,6 +124,33 @@ int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
 int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
                             size_t size);
 
+/*
+ * Chess variants whose Syzygy tables an instance can probe.  An instance
+ * probes one variant, fixed when it is opened: it registers that variant's
+ * file names only and applies its rules.
+ *
+ *   STANDARD  .rtbw/.rtbz
+ *   ATOMIC    .atbw/.atbz
+ *   SUICIDE   .stbw/.stbz, pawnless tables also .gtbw/.gtbz
+ *   GIVEAWAY  .gtbw/.gtbz, pawnless tables also .stbw/.stbz (antichess)
+ */
+enum fathom_variant {
+    FATHOM_VARIANT_STANDARD = 0,
+    FATHOM_VARIANT_ATOMIC = 1,
+    FATHOM_VARIANT_SUICIDE = 2,
+    FATHOM_VARIANT_GIVEAWAY = 3
+};
+#define FATHOM_VARIANT_COUNT 4
+
+/*
+ * fathom_open_variant: fathom_open for the tables of a variant.
+ * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT for an unknown variant.
+ */
+int fathom_open_variant(fathom_tb **out, int variant);
+
+/* The variant an instance probes (FATHOM_VARIANT_*); -1 for NULL. */
+int fathom_variant(const fathom_tb *tb);
+
 /* fathom_close: unmap everything and free the instance.  NULL is fine. */
 void fathom_close(fathom_tb *tb);
 

@@ -9,6 +9,7 @@
 #endif
 
 #include "tb_instance.h"
+#include "tb_variant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +50,27 @@ const char *fathom_strerror(int status)
 
 int fathom_open(fathom_tb **out)
 {
+    return fathom_open_variant(out, FATHOM_VARIANT_STANDARD);
+}
+
+int fathom_open_variant(fathom_tb **out, int variant)
+{
     if (!out)
         return FATHOM_ERR_ARGUMENT;
     *out = NULL;
+    if (variant < 0 || variant >= FATHOM_VARIANT_COUNT)
+        return FATHOM_ERR_ARGUMENT;
     fathom_tb *tb = (fathom_tb *)calloc(1, sizeof *tb);
     if (!tb)
         return FATHOM_ERR_NO_MEMORY;
     tb_consts_init(&tb->consts);
+    tb_variant_format_init(&tb->consts, variant);
     mutex_init(&tb->init_lock);
     *out = tb;
     return FATHOM_OK;
 }
+
+int fathom_variant(const fathom_tb *tb) { return tb ? tb->consts.variant : -1; }
 
 static void free_slot(tb_slot *slot)
 {
@@ -171,18 +182,18 @@ static int register_file(fathom_tb *tb, const tb_material *mat, int is_dtz,
     return FATHOM_OK;
 }
 
-/* "KRPvKR.rtbw" -> material and kind; 0 if not a regular table name. */
-static int parse_file_name(const char *name, tb_material *mat, int *is_dtz)
+/* "KRPvKR.rtbw" -> material and kind; 0 if not a table name of the
+ * variant (its suffixes, its normalised names). */
+static int parse_file_name(const char *name, int variant, tb_material *mat,
+                           int *is_dtz)
 {
     size_t len = strlen(name);
-    if (len < 8 || strcmp(name + len - 5, ".rtbw") != 0) {
-        if (len < 8 || strcmp(name + len - 5, ".rtbz") != 0)
-            return 0;
-        *is_dtz = 1;
-    } else {
-        *is_dtz = 0;
-    }
-    if (!tb_material_parse(name, len - 5, mat))
+    if (len < 5 + 3)
+        return 0;
+    if (!tb_material_parse_variant(name, len - 5, tb_variant_one_king(variant), mat))
+        return 0;
+    *is_dtz = tb_variant_suffix_kind(variant, name + len - 5, mat->has_pawns);
+    if (*is_dtz < 0)
         return 0;
     /* Only the normalised name of a material is a table file. */
     char normal[16];
@@ -206,7 +217,7 @@ static int register_entry(const char *name, void *context)
     /* Anything named like a table is registered, even a directory:
      * probing it then reports an I/O error naming the path instead of
      * a silently missing table. */
-    if (!parse_file_name(name, &mat, &is_dtz))
+    if (!parse_file_name(name, scan->tb->consts.variant, &mat, &is_dtz))
         return FATHOM_OK;
     if ((is_dtz && !scan->load_dtz) || (!is_dtz && !scan->load_wdl))
         return FATHOM_OK;
@@ -252,7 +263,7 @@ int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
     size_t dir_len = (size_t)(name - path);
     tb_material mat;
     int is_dtz;
-    if (!parse_file_name(name, &mat, &is_dtz) || (is_dtz && !load_dtz) ||
+    if (!parse_file_name(name, tb->consts.variant, &mat, &is_dtz) || (is_dtz && !load_dtz) ||
         (!is_dtz && !load_wdl))
         return FATHOM_OK;
     char *dir = (char *)malloc(dir_len + 1);
@@ -274,7 +285,7 @@ int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
         return FATHOM_ERR_ARGUMENT;
     tb_material mat;
     int is_dtz;
-    if (!parse_file_name(name, &mat, &is_dtz))
+    if (!parse_file_name(name, tb->consts.variant, &mat, &is_dtz))
         return FATHOM_ERR_ARGUMENT;
     /* An empty buffer still needs an address to be told from a file. */
     static const uint8_t no_bytes[1] = {0};

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tb_instance.h"
+#include "tb_variant.h"
 
 /* A probe in progress: the instance and where a failure came from. */
 typedef struct probe {
@@ -383,6 +384,48 @@ static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 }
 
 /* ------------------------------------------------------------------ */
+/* Variants: an instance opened for a variant probes by its rules       */
+/* (tb_variant_*.c); these hooks are the only place the two meet.       */
+/* ------------------------------------------------------------------ */
+
+static int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
+{
+    if (pr->tb->consts.variant)
+        return tb_variant_probe_wdl(pr->tb, &pr->failure, pos, wdl);
+    return probe_wdl(pr, pos, wdl);
+}
+
+static int any_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
+{
+    if (pr->tb->consts.variant)
+        return tb_variant_probe_dtz(pr->tb, &pr->failure, pos, dtz, precise);
+    return probe_dtz(pr, pos, dtz, precise);
+}
+
+static int any_gen_all(const fathom_tb *tb, const tb_pos *pos, tb_move *moves)
+{
+    if (tb->consts.variant)
+        return tb_variant_gen_all(tb->consts.variant, pos, moves);
+    return tb_gen_legal(pos, TB_GEN_ALL, moves);
+}
+
+static void any_do_move(const fathom_tb *tb, const tb_pos *pos, tb_move m,
+                        tb_pos *child)
+{
+    if (tb->consts.variant)
+        tb_variant_do_move(tb->consts.variant, pos, m, child);
+    else
+        tb_do_move(pos, m, child);
+}
+
+static int any_is_checkmate(const fathom_tb *tb, const tb_pos *pos)
+{
+    if (tb->consts.variant)
+        return tb_variant_is_checkmate(tb->consts.variant, pos);
+    return is_checkmate(pos);
+}
+
+/* ------------------------------------------------------------------ */
 /* Public entry points                                                 */
 /* ------------------------------------------------------------------ */
 
@@ -410,20 +453,49 @@ static fathom_result pack(int status, int value, int precise)
     return (fathom_result)value * 65536 + (precise ? 256 : 0) + status;
 }
 
-/* Checks shared by all probes; fills pos. */
-static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
+/* prepare() for an instance of a variant (kept out of line: standard
+ * chess's prepare stays small enough to inline).  As python-chess: one
+ * piece more than any table holds, where captures lead into the tables
+ * (which they must in antichess); validity by the variant's rules. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int prepare_variant(const fathom_tb *tb, tb_pos *pos, uint64_t white,
+                           uint64_t black, uint64_t kings, uint64_t queens,
+                           uint64_t rooks, uint64_t bishops, uint64_t knights,
+                           uint64_t pawns, unsigned ep, int turn)
+{
+    if (tb_popcount(white | black) > FATHOM_MAX_PIECES + 1)
+        return FATHOM_ERR_TOO_MANY_PIECES;
+    return tb_variant_pos_from_bitboards(tb->consts.variant, pos, white, black,
+                                         kings, queens, rooks, bishops, knights,
+                                         pawns, ep, turn)
+               ? FATHOM_OK
+               : FATHOM_ERR_INVALID_POSITION;
+}
+
+/* Checks shared by all probes; fills pos.  Inlined into each entry point
+ * (the variant hook must not push it out of line). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
                    uint64_t black, uint64_t kings, uint64_t queens,
                    uint64_t rooks, uint64_t bishops, uint64_t knights,
                    uint64_t pawns, unsigned ep, int turn)
 {
     if (!tb)
         return FATHOM_ERR_ARGUMENT;
+    int pieces = tb_popcount(white | black);
+    if (tb->consts.variant)
+        return prepare_variant(tb, pos, white, black, kings, queens, rooks,
+                               bishops, knights, pawns, ep, turn);
     /* Only past what any Syzygy table holds.  A position with more pieces
      * than the loaded tables is probed like any other, as python-chess and
      * Fathom probe it: captures are resolved first, so a capture into the
      * loaded tables that decides the result answers, and otherwise the
      * probe fails with FATHOM_ERR_MISSING_TABLE naming the table. */
-    if (tb_popcount(white | black) > FATHOM_MAX_PIECES)
+    if (pieces > FATHOM_MAX_PIECES)
         return FATHOM_ERR_TOO_MANY_PIECES;
     if (!tb_pos_from_bitboards(pos, white, black, kings, queens, rooks,
                                bishops, knights, pawns, ep, turn))
@@ -432,7 +504,10 @@ static int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
 }
 
 /* The probes behind both the full and the lean entry points. */
-static int position_wdl(probe *pr, uint64_t white, uint64_t black,
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int position_wdl(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *wdl)
@@ -440,10 +515,13 @@ static int position_wdl(probe *pr, uint64_t white, uint64_t black,
     tb_pos pos;
     int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
                          bishops, knights, pawns, ep, turn);
-    return status == FATHOM_OK ? probe_wdl(pr, &pos, wdl) : status;
+    return status == FATHOM_OK ? any_probe_wdl(pr, &pos, wdl) : status;
 }
 
-static int position_dtz(probe *pr, uint64_t white, uint64_t black,
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int position_dtz(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *dtz, int *precise)
@@ -451,7 +529,7 @@ static int position_dtz(probe *pr, uint64_t white, uint64_t black,
     tb_pos pos;
     int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
                          bishops, knights, pawns, ep, turn);
-    return status == FATHOM_OK ? probe_dtz(pr, &pos, dtz, precise) : status;
+    return status == FATHOM_OK ? any_probe_dtz(pr, &pos, dtz, precise) : status;
 }
 
 fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
@@ -620,24 +698,24 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
     }
     pos.rule50 = (uint8_t)(rule50 > 255 ? 255 : rule50);
     int root_dtz, root_precise;
-    status = probe_dtz(&pr, &pos, &root_dtz, &root_precise);
+    status = any_probe_dtz(&pr, &pos, &root_dtz, &root_precise);
 
     tb_move legal[TB_MAX_LEGAL];
-    int n = status == FATHOM_OK ? tb_gen_legal(&pos, TB_GEN_ALL, legal) : 0;
+    int n = status == FATHOM_OK ? any_gen_all(tb, &pos, legal) : 0;
     for (int i = 0; i < n && status == FATHOM_OK; i++) {
         tb_pos child;
         int v = 0, p = 1;
-        tb_do_move(&pos, legal[i], &child);
-        if (root_dtz > 0 && is_checkmate(&child)) {
+        any_do_move(tb, &pos, legal[i], &child);
+        if (root_dtz > 0 && any_is_checkmate(tb, &child)) {
             v = 1;
         } else if (child.rule50 != 0) {
-            status = probe_dtz(&pr, &child, &v, &p);
+            status = any_probe_dtz(&pr, &child, &v, &p);
             if (status != FATHOM_OK)
                 break;
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
         } else {
-            status = probe_wdl(&pr, &child, &v);
+            status = any_probe_wdl(&pr, &child, &v);
             if (status != FATHOM_OK)
                 break;
             v = dtz_before_zeroing(-v);
@@ -676,14 +754,14 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     int status = prepare(tb, &pos, white, black, kings, queens, rooks, bishops,
                          knights, pawns, ep, turn);
     if (status == FATHOM_OK)
-        status = probe_wdl(&pr, &pos, wdl);
+        status = any_probe_wdl(&pr, &pos, wdl);
     tb_move legal[TB_MAX_LEGAL];
-    int n = status == FATHOM_OK ? tb_gen_legal(&pos, TB_GEN_ALL, legal) : 0;
+    int n = status == FATHOM_OK ? any_gen_all(tb, &pos, legal) : 0;
     for (int i = 0; i < n && status == FATHOM_OK; i++) {
         tb_pos child;
         int v = 0;
-        tb_do_move(&pos, legal[i], &child);
-        status = probe_wdl(&pr, &child, &v);
+        any_do_move(tb, &pos, legal[i], &child);
+        status = any_probe_wdl(&pr, &child, &v);
         if (status != FATHOM_OK)
             break;
         fathom_root_move *m = describe_move(&moves[i], legal[i]);

@@ -15,9 +15,7 @@
 #include <string.h>
 
 #include "fathom.h"
-
-#define WDL_MAGIC 0x5d23e871u
-#define DTZ_MAGIC 0xa50c66d7u
+#include "tb_variant.h"
 
 /* Byte 4 of a file: its layout. */
 #define FILE_TWO_SIDES 1 /* WDL: both sides to move stored (else one) */
@@ -142,6 +140,8 @@ void tb_consts_init(tb_consts *c)
             c->pawn_factor[lead][file] = total;
         }
     }
+    /* Standard chess's file format; fathom_open_variant may switch it. */
+    tb_variant_format_init(c, FATHOM_VARIANT_STANDARD);
 }
 
 /* ------------------------------------------------------------------ */
@@ -173,6 +173,12 @@ static tb_key key_of_counts(const uint8_t count[2][7], int mirror)
 
 int tb_material_parse(const char *name, size_t len, tb_material *out)
 {
+    return tb_material_parse_variant(name, len, 1, out);
+}
+
+int tb_material_parse_variant(const char *name, size_t len, int one_king,
+                              tb_material *out)
+{
     memset(out, 0, sizeof *out);
     if (len < 3 || len >= sizeof out->name)
         return 0;
@@ -187,9 +193,10 @@ int tb_material_parse(const char *name, size_t len, tb_material *out)
             continue;
         }
         int t = piece_letter(name[i]);
-        /* Each side lists its pieces king first, strongest to weakest. */
-        if (!t || t > prev || (t == TB_KING && prev != 7) ||
-            (prev == 7 && t != TB_KING))
+        /* Each side lists its pieces king first, strongest to weakest
+         * (without royal kings, a side's king is merely its strongest). */
+        if (!t || t > prev || (one_king && t == TB_KING && prev != 7) ||
+            (one_king && prev == 7 && t != TB_KING))
             return 0;
         prev = t;
         out->count[side][t]++;
@@ -197,7 +204,8 @@ int tb_material_parse(const char *name, size_t len, tb_material *out)
     }
     if (!seen_v || name[len - 1] == 'v' || out->num > TB_PIECES)
         return 0;
-    if (out->count[TB_WHITE][TB_KING] != 1 || out->count[TB_BLACK][TB_KING] != 1)
+    if (one_king && (out->count[TB_WHITE][TB_KING] != 1 ||
+                     out->count[TB_BLACK][TB_KING] != 1))
         return 0;
     memcpy(out->name, name, len);
     out->name[len] = '\0';
@@ -233,12 +241,32 @@ static void group_pieces(tb_enc *e, int num, int lead_groups_end)
     }
 }
 
+/* Pieces in the leading group of a pawnless encoding. */
+static int leading_group(int enc_type)
+{
+    return enc_type == 0 ? 3 : enc_type == 2 ? 2 : enc_type - 1;
+}
+
+/* Positions of the leading group: three unique pieces, two unique pieces
+ * (kings apart, or anywhere in variants where they may touch), or a group
+ * of like pieces (antichess). */
+static uint64_t leading_factor(int enc_type, const tb_consts *c)
+{
+    if (enc_type == 0)
+        return 31332;
+    if (enc_type == 2)
+        return c->connected_kings ? 518 : 462;
+    if (enc_type == 3)
+        return 278;
+    return c->multi_factor[enc_type - 2];
+}
+
 /* Factors for a pawnless table; `order` is where the leading group goes. */
 static int factors_pieces(tb_enc *e, const tb_table *t, const tb_consts *c,
                           int order)
 {
     memset(e->norm, 0, sizeof e->norm);
-    e->norm[0] = t->enc_type == 0 ? 3 : 2;
+    e->norm[0] = (uint8_t)leading_group(t->enc_type);
     group_pieces(e, t->num, e->norm[0]);
 
     uint64_t f = 1;
@@ -248,7 +276,7 @@ static int factors_pieces(tb_enc *e, const tb_table *t, const tb_consts *c,
     for (int k = 0; i < t->num || k == order; k++) {
         if (k == order) {
             e->factor[0] = f;
-            if (!mul_ok(&f, t->enc_type == 0 ? 31332 : 462))
+            if (!mul_ok(&f, leading_factor(t->enc_type, c)))
                 return 0;
             placed_lead = 1;
         } else {
@@ -602,6 +630,23 @@ static int read_dtz_maps(tb_table *t, uint64_t *ptr)
     return FATHOM_OK;
 }
 
+/* The encoding of a pawnless table from its material: by the number of
+ * unique pieces, else (antichess only) by the smallest group of like
+ * pieces, which leads. */
+static int pawnless_encoding(const tb_material *mat, int unique)
+{
+    if (unique >= 3)
+        return 0;
+    if (unique == 2)
+        return 2;
+    int smallest = 16;
+    for (int s = 0; s < 2; s++)
+        for (int ty = TB_PAWN; ty <= TB_KING; ty++)
+            if (mat->count[s][ty] > 1 && mat->count[s][ty] < smallest)
+                smallest = mat->count[s][ty];
+    return 1 + smallest;
+}
+
 /*
  * The piece order of a pawnless table: one byte of order, then a nibble
  * per piece for each stored side.  The header, not the file name, decides
@@ -615,7 +660,9 @@ static int parse_pawnless_header(tb_table *t, const tb_material *mat,
     for (int s = 0; s < 2; s++)
         for (int ty = TB_PAWN; ty <= TB_KING; ty++)
             unique += mat->count[s][ty] == 1;
-    t->enc_type = unique >= 3 ? 0 : 2;
+    t->enc_type = (uint8_t)pawnless_encoding(mat, unique);
+    if (t->enc_type > 6) /* more like pieces than the index has */
+        return FATHOM_ERR_CORRUPT;
     if (!tb_in_bounds(map, *ptr, 1ull + t->num))
         return FATHOM_ERR_CORRUPT;
     const uint8_t *h = map->data + *ptr;
@@ -696,7 +743,7 @@ static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
     if (map->size % 64 != 16)
         return FATHOM_ERR_BAD_SIZE;
     uint32_t magic = tb_u32le(map->data);
-    if (magic != (t->is_dtz ? DTZ_MAGIC : WDL_MAGIC))
+    if (!tb_variant_magic_ok(c, t->is_dtz, mat->has_pawns, magic))
         return FATHOM_ERR_BAD_MAGIC;
     uint8_t flags = map->data[4];
     int two_sides = (flags & FILE_TWO_SIDES) != 0;
@@ -727,6 +774,9 @@ static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
             return status;
         if (t->is_dtz)
             t->dtz_flags[i] = pair_flags;
+        /* A constant DTZ stream stores no value: the variant says which. */
+        if (t->is_dtz && t->enc[i].pairs.constant)
+            t->enc[i].pairs.const_value = c->dtz_constant;
     }
     if (t->is_dtz) {
         status = read_dtz_maps(t, &ptr);
@@ -787,10 +837,16 @@ static uint64_t encode_groups(const tb_enc *e, const tb_consts *c, int *sq,
     return idx;
 }
 
+static uint64_t encode_like_group(const tb_table *t, const tb_enc *e,
+                                  const tb_consts *c, int *sq);
+static uint64_t connected_pair_index(const tb_consts *c, const int *sq);
+
 static uint64_t encode_pieces(const tb_table *t, const tb_enc *e,
                               const tb_consts *c, int *sq)
 {
     int n = t->num;
+    if (t->enc_type >= 3)
+        return encode_like_group(t, e, c, sq);
     if (sq[0] & 4)
         for (int i = 0; i < n; i++)
             sq[i] ^= 7;
@@ -821,11 +877,85 @@ static uint64_t encode_pieces(const tb_table *t, const tb_enc *e,
             idx = 6ull * 63 * 62 + 4ull * 28 * 62 + 4ull * 7 * 28 +
                   c->diag[sq[0]] * 7ull * 6 + (c->diag[sq[1]] - i) * 6ull +
                   (c->diag[sq[2]] - j);
+    } else if (c->connected_kings) {
+        idx = connected_pair_index(c, sq);
     } else {
         int16_t kk = c->kk_index[c->triangle[sq[0]]][sq[1]];
         idx = kk < 0 ? 0 : (uint64_t)kk; /* kings apart: validated earlier */
     }
     return idx * e->factor[0] + encode_groups(e, c, sq, unique, n, 0);
+}
+
+/* Two unique leading pieces that may stand side by side (atomic's kings,
+ * antichess): the first in the triangle, the second anywhere else, pairs
+ * on the diagonal below it and then on it numbered last. */
+static uint64_t connected_pair_index(const tb_consts *c, const int *sq)
+{
+    int i = sq[1] > sq[0];
+    if (off_diagonal(sq[0]))
+        return c->triangle[sq[0]] * 63ull + (uint64_t)(sq[1] - i);
+    if (off_diagonal(sq[1]))
+        return 6ull * 63 + c->diag[sq[0]] * 28ull + c->lower[sq[1]];
+    return 6ull * 63 + 4ull * 28 + c->diag[sq[0]] * 7ull + (uint64_t)(c->diag[sq[1]] - i);
+}
+
+static void mirror_all(int *sq, int n, int mask)
+{
+    for (int i = 0; i < n; i++)
+        sq[i] ^= mask;
+}
+
+static void flip_all(int *sq, int n)
+{
+    for (int i = 0; i < n; i++)
+        sq[i] = flip_diagonal(sq[i]);
+}
+
+/* Antichess tables whose leading group is two or more like pieces (no two
+ * pieces are unique): the one in the lowest triangle class goes into the
+ * a1-d1-d4 triangle, the others follow in the format's fixed order. */
+static uint64_t encode_like_group(const tb_table *t, const tb_enc *e,
+                                  const tb_consts *c, int *sq)
+{
+    int n = t->num, lead = leading_group(t->enc_type);
+    for (int i = 1; i < lead; i++)
+        if (c->triangle[sq[0]] > c->triangle[sq[i]])
+            swap_sq(&sq[0], &sq[i]);
+    uint64_t idx;
+    if (t->enc_type == 3) {
+        if (sq[0] & 4)
+            mirror_all(sq, n, 7);
+        if (sq[0] & 32)
+            mirror_all(sq, n, 56);
+        if (off_diagonal(sq[0]) > 0 ||
+            (off_diagonal(sq[0]) == 0 && off_diagonal(sq[1]) > 0))
+            flip_all(sq, n);
+        /* Both in one class: the pair's other representative is canonical
+         * when the second lies in the upper-left corner region a5-c5-a7. */
+        static const uint64_t corner = 0x0001030700000000ULL;
+        if (((corner >> sq[1]) & 1) && c->triangle[sq[0]] == c->triangle[sq[1]]) {
+            swap_sq(&sq[0], &sq[1]);
+            for (int i = 0; i < n; i++)
+                sq[i] = flip_diagonal(sq[i] ^ 56);
+        }
+        int16_t pp = c->pp_index[c->triangle[sq[0]]][sq[1]];
+        idx = pp < 0 ? 0 : (uint64_t)pp;
+    } else {
+        if (sq[0] & 4)
+            mirror_all(sq, n, 7);
+        if (sq[0] & 32)
+            mirror_all(sq, n, 56);
+        if (off_diagonal(sq[0]) > 0)
+            flip_all(sq, n);
+        for (int i = 1; i < lead; i++)
+            for (int j = i + 1; j < lead; j++)
+                if (c->mtwist[sq[i]] > c->mtwist[sq[j]])
+                    swap_sq(&sq[i], &sq[j]);
+        idx = c->multi_index[lead - 1][c->triangle[sq[0]]];
+        for (int i = 1; i < lead; i++)
+            idx += c->binom[i][c->mtwist[sq[i]]];
+    }
+    return idx * e->factor[0] + encode_groups(e, c, sq, lead, n, 0);
 }
 
 /* Move the leading pawn with the lowest flap value to sq[0]; its file

@@ -31,6 +31,17 @@ typedef struct tb_consts {
     uint8_t lower[64];                 /* index below/on the a1-h8 diagonal */
     uint8_t flap[64];                  /* leading pawn square -> 0..23 */
     uint8_t ptwist[64];                /* order of other leading pawns */
+    /* The variant's format (tb_variant_format_init; standard chess unless
+     * the instance was opened for a variant). */
+    int variant;                  /* FATHOM_VARIANT_* */
+    uint32_t magic[2];            /* [is_dtz] */
+    uint32_t pawn_magic[2];       /* also accepted in pawn tables */
+    uint8_t connected_kings;      /* two unique leading pieces may touch */
+    uint8_t dtz_constant;         /* the value of a constant DTZ stream */
+    int16_t pp_index[10][64];     /* two like leading pieces: class, square */
+    uint8_t mtwist[64];           /* order of three or more like pieces */
+    uint64_t multi_index[5][10];  /* like leading pieces - 1, class */
+    uint64_t multi_factor[5];
 } tb_consts;
 
 TB_INTERNAL void tb_consts_init(tb_consts *c);
@@ -70,6 +81,10 @@ typedef struct tb_material {
  * RETURN: 1 on success.
  */
 TB_INTERNAL int tb_material_parse(const char *name, size_t len, tb_material *out);
+/* The same for variants where kings are ordinary pieces (one_king 0:
+ * antichess names such as "QvK" or "KvK"). */
+TB_INTERNAL int tb_material_parse_variant(const char *name, size_t len, int one_king,
+                                          tb_material *out);
 
 /*
  * What the top byte of the code stream tells the decoder, packed into 32
@@ -137,7 +152,9 @@ typedef struct tb_table {
     uint8_t num;
     uint8_t has_pawns;
     uint8_t symmetric;
-    uint8_t enc_type;  /* pawnless: 0 = three unique pieces, 2 = kings only */
+    uint8_t enc_type;  /* pawnless: 0 = three unique pieces, 2 = two unique
+                          pieces (the kings), 3 + n = no two unique pieces:
+                          a group of n + 2 like pieces leads (antichess) */
     uint8_t pawns[2];  /* leading pawns, other colour's pawns */
     uint8_t files;     /* 1, or 4 for pawn tables (files a-d) */
     uint8_t sides;     /* WDL: 1 or 2 stored sides; DTZ: 1 */

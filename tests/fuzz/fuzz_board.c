@@ -2,7 +2,7 @@
  * fuzz_board.c - arbitrary bitboards to the prober: 8 masks, ep, turn and
  * a rule50 clock straight from the input (overlapping masks, missing or
  * extra kings, pawns on back ranks, more pieces than any table).  Probed
- * one by one and as a batch.
+ * one by one and as a batch ($PYFATHOM_FUZZ_VARIANT: by a variant's rules).
  */
 #include "fuzz_common.h"
 
@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 8 * 8 + 2)
         return 0;
     if (!shared) {
-        if (fathom_open(&shared) != FATHOM_OK)
+        if (fathom_open_variant(&shared, fuzz_variant()) != FATHOM_OK)
             return 0;
         if (fuzz_real_tables())
             fathom_add_directory(shared, fuzz_real_tables(), 1, 1, NULL);

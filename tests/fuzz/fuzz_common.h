@@ -20,6 +20,22 @@ static const char *fuzz_real_tables(void)
     return env && *env ? env : NULL;
 }
 
+/* The variant whose tables and rules the targets fuzz: $PYFATHOM_FUZZ_VARIANT
+ * ("atomic", "suicide" or "giveaway"; anything else: standard chess). */
+static int fuzz_variant(void)
+{
+    const char *env = getenv("PYFATHOM_FUZZ_VARIANT");
+    if (!env)
+        return FATHOM_VARIANT_STANDARD;
+    if (strcmp(env, "atomic") == 0)
+        return FATHOM_VARIANT_ATOMIC;
+    if (strcmp(env, "suicide") == 0)
+        return FATHOM_VARIANT_SUICIDE;
+    if (strcmp(env, "giveaway") == 0)
+        return FATHOM_VARIANT_GIVEAWAY;
+    return FATHOM_VARIANT_STANDARD;
+}
+
 static uint64_t fuzz_rand(uint64_t *state)
 {
     /* xorshift64*: plenty for choosing squares */

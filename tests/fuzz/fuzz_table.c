@@ -8,7 +8,9 @@
  * (fathom_add_table_memory, replacing the real file; no file is written),
  * and random positions of that material are probed: WDL, DTZ and root
  * probes.  Any status is fine; a crash, a sanitizer report or a hang is a
- * bug.
+ * bug.  With $PYFATHOM_FUZZ_VARIANT set (see fuzz_common.h) the names and
+ * suffixes are that variant's (ATOMIC_MATERIALS, ANTICHESS_MATERIALS) and
+ * the instance probes by its rules.
  *
  * Build with libFuzzer (clang -fsanitize=fuzzer,address,undefined) or with
  * replay.c as main (any compiler).
@@ -25,14 +27,41 @@ static const char *const MATERIALS[] = {
 };
 #define NUM_MATERIALS (sizeof MATERIALS / sizeof MATERIALS[0])
 
+/* Every index kind of the variants: three unique leading pieces, two that
+ * may stand side by side, a leading pair or triple of like pieces, pawns. */
+static const char *const ATOMIC_MATERIALS[] = {
+    "KQvK", "KRRvK", "KPvKP", "KQvKR", "KBNvK", "KPvK", "KNvKP", "KQPvK",
+};
+static const char *const ANTICHESS_MATERIALS[] = {
+    "KvK", "BBvBB", "KKKvK", "PPvP", "KQvR", "QNvB", "KvP", "NvN",
+};
+#define NUM_VARIANT_MATERIALS 8
+
+static const char *material_of(int variant, uint8_t byte)
+{
+    if (variant == FATHOM_VARIANT_ATOMIC)
+        return ATOMIC_MATERIALS[(byte & 0x7f) % NUM_VARIANT_MATERIALS];
+    if (variant != FATHOM_VARIANT_STANDARD)
+        return ANTICHESS_MATERIALS[(byte & 0x7f) % NUM_VARIANT_MATERIALS];
+    return MATERIALS[(byte & 0x7f) % NUM_MATERIALS];
+}
+
+static const char *suffix_of(int variant, int is_dtz)
+{
+    static const char *const suffixes[4][2] = {
+        {"rtbw", "rtbz"}, {"atbw", "atbz"}, {"stbw", "stbz"}, {"gtbw", "gtbz"}};
+    return suffixes[variant][is_dtz];
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const char *material = MATERIALS[(data[0] & 0x7f) % NUM_MATERIALS];
+    int variant = fuzz_variant();
+    const char *material = material_of(variant, data[0]);
     int is_dtz = (data[0] & 0x80) != 0;
     char name[32];
-    snprintf(name, sizeof name, "%s.%s", material, is_dtz ? "rtbz" : "rtbw");
+    snprintf(name, sizeof name, "%s.%s", material, suffix_of(variant, is_dtz));
     /* A copy of exactly the file's bytes, so that AddressSanitizer sees a
      * read past its end (the fuzzer's buffer may be larger). */
     size_t file_size = size - 1;
@@ -43,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(file, data + 1, file_size);
 
     fathom_tb *tb = NULL;
-    if (fathom_open(&tb) != FATHOM_OK) {
+    if (fathom_open_variant(&tb, variant) != FATHOM_OK) {
         free(file);
         return 0;
     }

@@ -4,7 +4,9 @@ Run as ``python probe_child.py`` with a JSON list of cases on stdin.  Each
 case is ``{"name", "dirs", "probes": [[fen, "wdl"|"dtz"], ...]}``, or
 ``{"name", "dirs", "material", "metrics", "count", "seed"}`` to probe
 ``count`` random valid positions of ``material`` (half with the colours
-swapped) with each metric; plus an optional ``"drop_privileges": true``.
+swapped) with each metric; plus an optional ``"drop_privileges": true``
+and an optional ``"variant"`` (a ``uci_variant`` such as ``"atomic"``: the
+boards and the tablebase are of that variant).
 For every case a fresh Tablebase is opened over ``dirs`` (later directories
 replace earlier files of the same table).  A case may add ``"memory"``:
 ``{"name": "KQvK.rtbw", "source": path or null, "truncate": n, "xor":
@@ -38,7 +40,8 @@ PIECES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK,
           "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
 
 
-def random_positions(material: str, count: int, seed: int) -> list[chess.Board]:
+def random_positions(material: str, count: int, seed: int,
+                     board_type: type[chess.Board] = chess.Board) -> list[chess.Board]:
     """``count`` valid boards with the material of ``material`` (e.g. KRvKP),
     half of them with the colours swapped, no castling rights."""
     rng = random.Random(seed)
@@ -49,7 +52,7 @@ def random_positions(material: str, count: int, seed: int) -> list[chess.Board]:
         attempts += 1
         swap = len(boards) % 2 == 1
         white, black = (weak, strong) if swap else (strong, weak)
-        board = chess.Board.empty()
+        board = board_type.empty()
         used: set[int] = set()
         ok = True
         for color, letters in ((chess.WHITE, white), (chess.BLACK, black)):
@@ -109,18 +112,23 @@ def drop_privileges() -> None:
 def main() -> None:
     import pyfathom
 
+    import chess.variant
+
     cases = json.load(sys.stdin)
     for case in cases:
+        board_type: type[chess.Board] = chess.Board
+        if case.get("variant"):
+            board_type = chess.variant.find_variant(case["variant"])
         if case.get("drop_privileges"):
             drop_privileges()
         probes = case.get("probes")
         if probes is None:
             boards = random_positions(case["material"], case.get("count", 10),
-                                      case.get("seed", 0))
+                                      case.get("seed", 0), board_type)
             probes = [[b.fen(), m] for b in boards for m in case["metrics"]]
         outcomes: list[list[Any]] = []
         try:
-            tb = pyfathom.open_tablebase(case["dirs"])
+            tb = pyfathom.open_tablebase(case["dirs"], VariantBoard=board_type)
             if "memory" in case:
                 tb.add_table_bytes(case["memory"]["name"], memory_bytes(case["memory"]))
         except BaseException as exc:  # noqa: BLE001
@@ -129,7 +137,7 @@ def main() -> None:
             with tb:
                 for fen, metric in probes:
                     call = tb.probe_wdl if metric == "wdl" else tb.probe_dtz
-                    outcomes.append(outcome(call, chess.Board(fen)))
+                    outcomes.append(outcome(call, board_type(fen)))
         print(json.dumps({"name": case["name"], "probes": probes,
                           "outcomes": outcomes}), flush=True)
 
