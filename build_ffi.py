@@ -19,7 +19,7 @@ can never silently disagree with the Python side.  Macros with arguments
 cffi; the Python package re-implements them from the mask/shift constants.
 
 setup.py compiles this through ``cffi_modules=["build_ffi.py:ffi"]``; run
-``python build_ffi.py`` to build ``pyfathom/_fathom*.so`` in place.
+``python build_ffi.py`` to build ``pyfathom/_core*.so`` in place.
 
 Environment:
 
@@ -325,7 +325,7 @@ def _flags() -> tuple[list[str], list[str], list[str]]:
     """(extra_compile_args, extra_link_args, libraries) for this platform."""
     if _is_msvc():
         return ["/O2"], [], []
-    # -fvisibility=hidden: the module exports only PyInit__fathom (which
+    # -fvisibility=hidden: the module exports only PyInit__core (which
     # Python's headers mark visible), not the core's 40-odd functions, whose
     # calls between files then bind directly instead of through the PLT.
     # (Measured: no change in instructions per probe, 2,393 -> 2,410 per
@@ -348,7 +348,7 @@ ffi.cdef(CDEF_FATHOM + CDEF_TBPROBE + CDEF_FEN + CDEF_BOARD_CALLS)
 _STANDALONE = __name__ == "__main__"
 _compile_args, _link_args, _libraries = _flags()
 ffi.set_source(
-    "pyfathom._fathom",
+    "pyfathom._core",
     "".join(f'#include "{h}"\n' for h in HEADERS) + CDEF_BOARD_CALLS,
     sources=_sources(absolute=_STANDALONE),
     include_dirs=[os.path.join(HERE, SRC_DIR) if _STANDALONE else SRC_DIR],

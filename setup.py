@@ -26,7 +26,7 @@ def wheel_options() -> dict:
 
     cffi compiles its part of the module against the stable ABI, and
     pyfathom/_c/board_calls.c uses only the stable ABI of 3.10 (METH_FASTCALL
-    joined it then), so the extension is ``_fathom.abi3.so`` already; the
+    joined it then), so the extension is ``_core.abi3.so`` already; the
     tag tells pip so.  Not for a free-threaded or debug CPython (no stable
     ABI there: cffi builds a version-specific module) or another Python.
     """

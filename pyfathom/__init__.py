@@ -16,9 +16,9 @@ their own bitboards.
 __version__ = "0.1.0"
 
 try:  # the compiled core: say why it is missing (a clone's folder, mostly)
-    __import__("pyfathom._fathom")
+    __import__("pyfathom._core")
 except ModuleNotFoundError as _missing:
-    if _missing.name != "pyfathom._fathom":
+    if _missing.name != "pyfathom._core":
         raise
     from pyfathom._source_tree import missing_core_error
 

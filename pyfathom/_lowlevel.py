@@ -1,4 +1,4 @@
-"""Thin typed wrappers over the compiled C core (``pyfathom._fathom``).
+"""Thin typed wrappers over the compiled C core (``pyfathom._core``).
 
 This is the only module of the Pythonic layer that imports ``ffi`` and
 ``lib`` (:mod:`pyfathom.fathom`, the Fathom-compatible module, is the other
@@ -31,7 +31,7 @@ from pyfathom._errors import (
     TableFileError,
     TooManyPiecesError,
 )
-from pyfathom._fathom import ffi, lib
+from pyfathom._core import ffi, lib
 from pyfathom._types import Status
 
 Handle = Any
@@ -76,24 +76,24 @@ LEAN_FAILURE_BOUND: int = LEAN_FAILED + 256
 """A lean result below this is LEAN_FAILED + status; above, an answer."""
 
 if not lib.pyfathom_board_calls_install():  # pragma: no cover
-    raise ImportError("pyfathom: the per-board probes could not be added to pyfathom._fathom")
-from pyfathom import _fathom  # noqa: E402 (after the install above)
+    raise ImportError("pyfathom: the per-board probes could not be added to pyfathom._core")
+from pyfathom import _core  # noqa: E402 (after the install above)
 
 Pinned = Any
 """A capsule carrying a ``fathom_tb *`` (and a reference to its owning cdata)
 into :data:`board_wdl` / :data:`board_dtz` (``None`` is answered
 FATHOM_ERR_ARGUMENT)."""
 
-board_wdl: ProbeFn = getattr(_fathom, "board_wdl")
+board_wdl: ProbeFn = getattr(_core, "board_wdl")
 """``board_wdl(pinned, white, black, queens, rooks, bishops, knights, pawns,
 ep_square, turn)`` -> wdl + 2, or LEAN_FAILED + status (``fathom_probe_wdl_lean``;
 ``ep_square`` may be None; FATHOM_ERR_ARGUMENT for ``pinned`` None)."""
 
-board_dtz: ProbeFn = getattr(_fathom, "board_dtz")
+board_dtz: ProbeFn = getattr(_core, "board_dtz")
 """``board_dtz``, same arguments -> dtz * 2 + precise, or LEAN_FAILED + status
 (``fathom_probe_dtz_lean``)."""
 
-fathom_tb_probe_wdl: ProbeFn = getattr(_fathom, "tb_probe_wdl")
+fathom_tb_probe_wdl: ProbeFn = getattr(_core, "tb_probe_wdl")
 """Fathom's ``tb_probe_wdl`` on the default instance of ``tbprobe.h``, the
 same way (:data:`pyfathom.fathom.tb_probe_wdl`)."""
 
@@ -194,7 +194,7 @@ def pin(handle: Handle) -> Pinned:
     instance ``handle``.  It holds a reference to ``handle``, so a probe in
     progress keeps the instance alive as the cdata passed to a cffi call
     does."""
-    return getattr(_fathom, "pin")(handle, int(ffi.cast("uintptr_t", handle)))
+    return getattr(_core, "pin")(handle, int(ffi.cast("uintptr_t", handle)))
 
 
 def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:

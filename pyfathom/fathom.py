@@ -36,7 +36,7 @@ import os
 from typing import Any, Callable, Union
 
 from pyfathom import _lowlevel
-from pyfathom._fathom import ffi, lib
+from pyfathom._core import ffi, lib
 
 __all__ = [
     "tb_init", "tb_free", "largest", "tb_probe_wdl", "tb_probe_root",

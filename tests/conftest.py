@@ -39,12 +39,12 @@ def native_env(**extra: str) -> dict[str, str]:
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     if not SANITIZED:
         return
-    import pyfathom._fathom
+    import pyfathom._core
 
     build = os.environ.get("PYFATHOM_SANITIZED_BUILD", "")
-    if not build or not str(pyfathom._fathom.__file__).startswith(build):
-        raise pytest.UsageError(f"sanitized run, but pyfathom._fathom comes from "
-                                f"{pyfathom._fathom.__file__}, not from {build!r}")
+    if not build or not str(pyfathom._core.__file__).startswith(build):
+        raise pytest.UsageError(f"sanitized run, but pyfathom._core comes from "
+                                f"{pyfathom._core.__file__}, not from {build!r}")
     skip = pytest.mark.skip(reason="measures memory, which ASan's shadow memory and "
                                    "quarantine make meaningless; runs in the plain suite")
     for item in items:

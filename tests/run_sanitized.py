@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
         build = Path(tmp)
         shutil.copytree(ROOT / "src", build / "src")
         shutil.copytree(ROOT / "pyfathom", build / "pyfathom",
-                        ignore=shutil.ignore_patterns("*.so", "__pycache__", "_fathom.c"))
+                        ignore=shutil.ignore_patterns("*.so", "__pycache__", "_core.c"))
         shutil.copy(ROOT / "build_ffi.py", build / "build_ffi.py")
         subprocess.run([sys.executable, "build_ffi.py"], cwd=build, check=True,
                        stdout=subprocess.DEVNULL,
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
             "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
             "PYFATHOM_SANITIZED": "1",
         }
-        check = subprocess.run([sys.executable, "-c", "import pyfathom._fathom as m; print(m.__file__)"],
+        check = subprocess.run([sys.executable, "-c", "import pyfathom._core as m; print(m.__file__)"],
                                env=env, capture_output=True, text=True, cwd=tmp)
         if check.returncode != 0 or not check.stdout.startswith(str(build)):
             print(f"run_sanitized: the sanitized build is not the one imported: "

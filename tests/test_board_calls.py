@@ -145,7 +145,7 @@ def test_the_argument_count_is_checked(tablebase: Any) -> None:
         with pytest.raises(TypeError, match=r"takes 10 arguments \(11 given\)"):
             call(tablebase._pinned, *args, 0)
     with pytest.raises(TypeError, match=r"pin\(\) takes 2 arguments"):
-        ll._fathom.pin(tablebase._h)
+        ll._core.pin(tablebase._h)
 
 
 def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
@@ -160,7 +160,7 @@ def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
     assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     with pytest.raises(ValueError, match="NULL instance"):
-        ll._fathom.pin(tablebase._h, 0)
+        ll._core.pin(tablebase._h, 0)
 
 
 def _foreign_capsule() -> object:

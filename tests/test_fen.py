@@ -15,7 +15,7 @@ import chess
 import numpy as np
 import pytest
 
-from pyfathom._fathom import ffi, lib
+from pyfathom._core import ffi, lib
 
 EPD = lib.FATHOM_FEN_EPD
 

@@ -218,10 +218,10 @@ def test_threads_on_several_instances_at_once(syzygy_dir: Path) -> None:
 
 CLOSE_CHILD = textwrap.dedent('''
     import os, random, sys, threading, time
-    import chess, numpy as np, pyfathom, pyfathom._fathom
+    import chess, numpy as np, pyfathom, pyfathom._core
 
     tables, iterations = sys.argv[1], int(sys.argv[2])
-    print("module", pyfathom._fathom.__file__, flush=True)
+    print("module", pyfathom._core.__file__, flush=True)
     boards = [chess.Board(f) for f in (
         "8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1", "4k3/8/4K3/8/8/8/8/7R w - - 0 1",
         "8/8/8/8/8/2k5/1p6/1K6 w - - 0 1", "8/8/3k4/8/8/3K4/3P4/8 w - - 0 1",

@@ -65,7 +65,7 @@ def fresh_venv(path: Path, work: Path) -> Path:
 
 def check_installed(bindir: Path, work: Path, syzygy_dir: Path, env: dict[str, str]) -> None:
     python = bindir / "python"
-    proc = sh([python, "-c", "import pyfathom, pyfathom._fathom as f; print(pyfathom.__file__); print(f.__file__)"],
+    proc = sh([python, "-c", "import pyfathom, pyfathom._core as f; print(pyfathom.__file__); print(f.__file__)"],
               cwd=work, env=env)
     for line in proc.stdout.splitlines():
         assert not Path(line).resolve().is_relative_to(ROOT), f"imported from the source tree: {line}"
@@ -111,7 +111,7 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir, wheel_file):
         wheel = wheel_file
         with zipfile.ZipFile(wheel) as zf:
             names = zf.namelist()
-        assert any(n.startswith("pyfathom/_fathom") and n.endswith((".so", ".pyd")) for n in names)
+        assert any(n.startswith("pyfathom/_core") and n.endswith((".so", ".pyd")) for n in names)
         assert "pyfathom/cli/__init__.py" in names and "pyfathom/py.typed" in names
         assert any(n.endswith("entry_points.txt") for n in names)
         bindir = fresh_venv(tmp_path / "venv-wheel", work)
@@ -171,7 +171,7 @@ def test_abi3_wheel_metadata_and_oldest_newest_python(tmp_path, syzygy_dir, whee
         metadata = zf.read(metadata_name).decode("utf-8")
         (license_name,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
         license_text = zf.read(license_name).decode("utf-8")
-    assert [n for n in names if n.startswith("pyfathom/_fathom")] == ["pyfathom/_fathom.abi3.so"]
+    assert [n for n in names if n.startswith("pyfathom/_core")] == ["pyfathom/_core.abi3.so"]
     headers = [line for line in metadata.split("\n\n", 1)[0].splitlines()]
     assert "License-Expression: MIT" in headers
     assert "License-File: LICENSE" in headers

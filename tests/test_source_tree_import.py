@@ -1,7 +1,7 @@
 """Importing pyfathom from a folder without its compiled core (README
 command 1 installs into the venv; Python started in the clone's root then
 finds the clone's ``pyfathom/`` first) gives one clear ImportError saying
-why and what to do, not ``ModuleNotFoundError: pyfathom._fathom``.
+why and what to do, not ``ModuleNotFoundError: pyfathom._core``.
 
 The child runs with ``-S`` (no site-packages), so that nothing installed,
 an editable install's import hook included, can answer for the copy.
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _copy_without_core(dest: Path, *, as_clone: bool) -> Path:
     shutil.copytree(ROOT / "pyfathom", dest / "pyfathom",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "_fathom.c"))
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "_core.c"))
     if as_clone:
         for name in ("build_ffi.py", "pyproject.toml"):
             shutil.copyfile(ROOT / name, dest / name)
@@ -48,5 +48,5 @@ def test_incomplete_install_says_reinstall(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: pyfathom's compiled core (pyfathom._fathom) is missing"), last
+    assert last.startswith("ImportError: pyfathom's compiled core (pyfathom._core) is missing"), last
     assert "pip install --force-reinstall pyfathom-syzygy" in last

@@ -236,7 +236,7 @@ static PyMethodDef board_calls[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Adds pin, board_wdl, board_dtz and tb_probe_wdl to the module pyfathom._fathom (this
+/* Adds pin, board_wdl, board_dtz and tb_probe_wdl to the module pyfathom._core (this
  * file is compiled into it).  Called through cffi, which has released the
  * GIL: it takes it back for the duration.  Returns 1 on success, 0 if the
  * module could not be found or extended (pyfathom._lowlevel then fails its
@@ -245,7 +245,7 @@ int pyfathom_board_calls_install(void)
 {
     PyGILState_STATE gil = PyGILState_Ensure();
     int ok = 0;
-    PyObject *module = PyImport_ImportModule("pyfathom._fathom");
+    PyObject *module = PyImport_ImportModule("pyfathom._core");
     if (module != NULL) {
         ok = 1;
         for (PyMethodDef *def = board_calls; ok && def->ml_name != NULL; def++) {
