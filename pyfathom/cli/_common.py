@@ -190,6 +190,34 @@ class ProgressBar:
             self.drawn = False
 
 
+class BadRowReporter:
+    """The ``on_bad`` callback of the batch commands: prints the first
+    ``max_errors`` bad rows on stderr (closing the progress bar first), then
+    one line saying that the rest are only in the status column.
+
+    ``where(number)`` says where a row is (``"in.fen:12"``, ``"in.parquet:
+    row 12"``); ``unit`` names the rows in the closing line.
+    """
+
+    def __init__(self, bar: "ProgressBar", where: Any, unit: str, max_errors: int) -> None:
+        self.bar = bar
+        self.where = where
+        self.unit = unit
+        self.max_errors = max_errors
+        self.reported = 0
+
+    def __call__(self, number: int, text: str, reason: str) -> None:
+        self.reported += 1
+        if self.reported <= self.max_errors:
+            self.bar.close()
+            shown = text if len(text) <= 100 else text[:97] + "..."
+            err(f"{self.where(number)}: {reason}: {shown!r}")
+        elif self.reported == self.max_errors + 1 and self.max_errors > 0:
+            self.bar.close()
+            err(f"more bad {self.unit} not shown (--max-errors {self.max_errors}; "
+                f"see the status column)")
+
+
 def _count(n: int, unit: str) -> str:
     if unit == "B":
         value = float(n)

@@ -10,8 +10,8 @@ import sys
 import time
 from typing import IO, Any
 
-from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
-                      add_variant_argument, err, open_tables)
+from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError,
+                      add_tables_argument, add_variant_argument, err, open_tables)
 
 MAX_REPORTED = 100
 """Bad lines reported on stderr one by one by default (``--max-errors``);
@@ -126,19 +126,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         out_file = sys.stdout
     bar = ProgressBar("batch", "lines")
-    reported = 0
-
-    def on_bad(line: int, text: str, reason: str) -> None:
-        nonlocal reported
-        reported += 1
-        if reported <= args.max_errors:
-            bar.close()
-            shown = text if len(text) <= 100 else text[:97] + "..."
-            err(f"{args.file}:{line}: {reason}: {shown!r}")
-        elif reported == args.max_errors + 1 and args.max_errors > 0:
-            bar.close()
-            err(f"more bad lines not shown (--max-errors {args.max_errors}; "
-                f"see the status column)")
+    on_bad = BadRowReporter(bar, lambda line: f"{args.file}:{line}", "lines", args.max_errors)
 
     def progress(lines: int, nbytes: int) -> None:
         # The bar and the ETA follow the bytes read (the size is known, the

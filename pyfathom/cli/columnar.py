@@ -10,7 +10,7 @@ import argparse
 import os
 import time
 
-from ._common import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, err, open_tables
+from ._common import EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, err, open_tables
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,18 +81,7 @@ def _run_file(args: argparse.Namespace) -> int:
                        f"{'is a directory' if os.path.isdir(args.file) else 'no such file'}")
     tb = open_tables(args.tables)
     bar = ProgressBar("batch", "rows")
-    reported = 0
-
-    def on_bad(row: int, text: str, reason: str) -> None:
-        nonlocal reported
-        reported += 1
-        if reported <= args.max_errors:
-            bar.close()
-            shown = text if len(text) <= 100 else text[:97] + "..."
-            err(f"{args.file}: row {row}: {reason}: {shown!r}")
-        elif reported == args.max_errors + 1 and args.max_errors > 0:
-            bar.close()
-            err(f"more bad rows not shown (--max-errors {args.max_errors}; see the status column)")
+    on_bad = BadRowReporter(bar, lambda row: f"{args.file}: row {row}", "rows", args.max_errors)
 
     try:
         stats = run_columnar_batch(
