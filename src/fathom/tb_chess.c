@@ -261,16 +261,7 @@ int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
     if (pawns & (TB_RANK_1 | TB_RANK_8))
         return 0;
 
-    memset(pos, 0, sizeof *pos);
-    pos->color[TB_WHITE] = white;
-    pos->color[TB_BLACK] = black;
-    pos->type[TB_PAWN] = pawns;
-    pos->type[TB_KNIGHT] = knights;
-    pos->type[TB_BISHOP] = bishops;
-    pos->type[TB_ROOK] = rooks;
-    pos->type[TB_QUEEN] = queens;
-    pos->type[TB_KING] = kings;
-    pos->turn = turn ? TB_WHITE : TB_BLACK;
+    tb_pos_set(pos, white, black, kings, queens, rooks, bishops, knights, pawns, turn);
 
     int ep_valid = 0;
     if (ep != 0) {

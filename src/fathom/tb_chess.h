@@ -11,6 +11,7 @@
 #ifndef PYFATHOM_TB_CHESS_H
 #define PYFATHOM_TB_CHESS_H
 
+#include <string.h>
 #include "tb_internal.h"
 
 #include <stdint.h>
@@ -199,6 +200,26 @@ TB_INTERNAL uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t oc
 
 /* True when the side to move is in check. */
 TB_INTERNAL int tb_in_check(const tb_pos *pos);
+
+/* Fill *pos from the eight bitboards and the side to move, all else zero:
+ * the one place a position is laid out, for the standard and the variant
+ * constructors (each checks its own rules first). */
+static inline void tb_pos_set(tb_pos *pos, uint64_t white, uint64_t black,
+                              uint64_t kings, uint64_t queens, uint64_t rooks,
+                              uint64_t bishops, uint64_t knights, uint64_t pawns,
+                              int turn)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->color[TB_WHITE] = white;
+    pos->color[TB_BLACK] = black;
+    pos->type[TB_PAWN] = pawns;
+    pos->type[TB_KNIGHT] = knights;
+    pos->type[TB_BISHOP] = bishops;
+    pos->type[TB_ROOK] = rooks;
+    pos->type[TB_QUEEN] = queens;
+    pos->type[TB_KING] = kings;
+    pos->turn = turn ? TB_WHITE : TB_BLACK;
+}
 
 /*
  * Check the bitboards and build a position.  Applies the rules of

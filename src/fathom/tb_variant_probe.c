@@ -176,16 +176,7 @@ int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
         return 0;
     if (tb_popcount(pawns & white) > 8 || tb_popcount(pawns & black) > 8)
         return 0;
-    memset(pos, 0, sizeof *pos);
-    pos->color[TB_WHITE] = white;
-    pos->color[TB_BLACK] = black;
-    pos->type[TB_PAWN] = pawns;
-    pos->type[TB_KNIGHT] = knights;
-    pos->type[TB_BISHOP] = bishops;
-    pos->type[TB_ROOK] = rooks;
-    pos->type[TB_QUEEN] = queens;
-    pos->type[TB_KING] = kings;
-    pos->turn = turn ? TB_WHITE : TB_BLACK;
+    tb_pos_set(pos, white, black, kings, queens, rooks, bishops, knights, pawns, turn);
     return 1;
 }
 
