@@ -105,9 +105,9 @@ def worker_tablebase(tables: TablePaths) -> Any:
             return tb
         import pyfathom
 
-        from . import download
+        from . import tables as table_files
 
-        dirs, origin = download.table_dirs(list(tables) if tables else None)
+        dirs, origin = table_files.table_dirs(list(tables) if tables else None)
         source = {"--tables": "given", "SYZYGY_PATH": "from $SYZYGY_PATH",
                   "default": "the download directory"}[origin]
         for d in dirs:
@@ -115,7 +115,7 @@ def worker_tablebase(tables: TablePaths) -> Any:
                 raise WorkerTablesError(
                     f"worker {_worker_name()}: the table path {d} ({source}) is not a directory "
                     f"on this node; every worker needs the tables at the same path")
-        if not download.find_table_files(dirs):
+        if not table_files.find_table_files(dirs):
             where = os.pathsep.join(str(d) for d in dirs)
             raise WorkerTablesError(
                 f"worker {_worker_name()}: no Syzygy tables in the table path {where} ({source})")

@@ -16,8 +16,9 @@ Both are idempotent (a second run finds nothing to do) and never leave a
 half-written table: data goes to a hidden ``.NAME.part`` file in the
 destination, which is renamed into place only once complete and verified.
 
-Tables are looked up (:func:`table_dirs`) from an explicit list, else
-``$SYZYGY_PATH`` (``os.pathsep``-separated), else :func:`default_dir`.
+Where tables are looked up (``--tables``, ``$SYZYGY_PATH``, the default
+directory) is :mod:`pyfathom.tables`'s concern; :func:`default_dir` is
+named here too because it is the directory :func:`download_default` fills.
 """
 
 from __future__ import annotations
@@ -31,37 +32,24 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import chess.syzygy
-
 from . import _default_tables
 from ._filecopy import copy_stream, sha256_file
+from .tables import default_dir, is_table_file
 
 __all__ = [
     "DownloadError",
     "ChecksumMismatch",
     "default_dir",
-    "table_dirs",
-    "find_table_files",
-    "is_table_file",
     "download_default",
     "read_checksums",
     "mirror",
     "MirrorResult",
 ]
-
-
-def is_table_file(name: str) -> bool:
-    """Whether *name* is the file name of a regular Syzygy table
-    (``KRPvKR.rtbw``, ``KQvK.rtbz``): python-chess's
-    :func:`chess.syzygy.is_tablename` for the stem (with either side first)."""
-    stem, _, suffix = name.rpartition(".")
-    return suffix in ("rtbw", "rtbz") and chess.syzygy.is_tablename(
-        stem, normalized=False, piece_count=None)
 
 
 Progress = Callable[[str, int, int], None]
@@ -75,65 +63,6 @@ class DownloadError(OSError):
 
 class ChecksumMismatch(DownloadError):
     """A file does not have the checksum it was expected to have."""
-
-
-# --- where tables live -----------------------------------------------------
-
-
-def default_dir() -> Path:
-    """The per-user directory ``pyfathom download`` fills.
-
-    ``$PYFATHOM_HOME/syzygy`` if ``PYFATHOM_HOME`` is set; else on Windows
-    ``%LOCALAPPDATA%\\pyfathom\\syzygy``; else
-    ``$XDG_DATA_HOME/pyfathom/syzygy``, with ``XDG_DATA_HOME`` defaulting to
-    ``~/.local/share``.
-    """
-    home = os.environ.get("PYFATHOM_HOME")
-    if home:
-        return Path(home).expanduser() / "syzygy"
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "pyfathom" / "syzygy"
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join("~", ".local", "share")
-    return Path(data).expanduser() / "pyfathom" / "syzygy"
-
-
-def _split_paths(value: str) -> list[str]:
-    return [part for part in value.split(os.pathsep) if part]
-
-
-def table_dirs(explicit: Sequence[str] | None = None) -> tuple[list[Path], str]:
-    """The directories to load tables from, and where the list came from.
-
-    ``explicit`` (the ``--tables`` values; each may itself be an
-    ``os.pathsep``-separated list) wins; else ``$SYZYGY_PATH``; else
-    :func:`default_dir`.  The second item is ``"--tables"``,
-    ``"SYZYGY_PATH"`` or ``"default"``.
-    """
-    if explicit:
-        dirs = [p for value in explicit for p in _split_paths(value)]
-        return [Path(p).expanduser() for p in dirs], "--tables"
-    env = os.environ.get("SYZYGY_PATH", "")
-    if _split_paths(env):
-        return [Path(p).expanduser() for p in _split_paths(env)], "SYZYGY_PATH"
-    return [default_dir()], "default"
-
-
-def find_table_files(dirs: Iterable[Path]) -> dict[str, list[Path]]:
-    """Table files present: ``{"KQvK.rtbw": [path, ...], ...}``.
-
-    Only names of regular Syzygy tables count; unreadable or missing
-    directories count as empty.
-    """
-    found: dict[str, list[Path]] = {}
-    for d in dirs:
-        try:
-            names = sorted(os.listdir(d))
-        except OSError:
-            continue
-        for name in names:
-            if is_table_file(name) and (Path(d) / name).is_file():
-                found.setdefault(name, []).append(Path(d) / name)
-    return found
 
 
 def _remove_stale_parts(dest: Path) -> None:

@@ -1,5 +1,10 @@
-"""Table files on disk: path lists, the folders that hold tables, and
-checking table files for damage.
+"""Table files on disk: where tables are looked up, path lists, the folders
+that hold tables, and checking table files for damage.
+
+The ``pyfathom`` commands, the server and the Dask helpers take their
+folders from :func:`table_dirs`: ``--tables`` (or the ``tables`` argument),
+else ``$SYZYGY_PATH``, else :func:`default_dir` (the one ``pyfathom
+download`` fills).
 
 People keep Syzygy sets as one folder per download (``syzygy/3-4-5-wdl``,
 ``syzygy/3-4-5-dtz``, ``syzygy/6-wdl``, ...).  :func:`table_folders` finds
@@ -18,13 +23,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
-__all__ = ["split_path_list", "table_folders", "TableDamage", "check_table", "check_tables",
+import chess.syzygy
+
+__all__ = ["default_dir", "table_dirs", "is_table_file", "find_table_files",
+           "split_path_list", "table_folders", "TableDamage", "check_table", "check_tables",
            "published_checksums"]
 
 StrPath = Union[str, "os.PathLike[str]"]
@@ -48,16 +57,76 @@ def split_path_list(value: StrPath) -> list[str]:
     return [part for part in value.split(os.pathsep) if part]
 
 
-def _is_table_name(name: str) -> bool:
-    from pyfathom.download import is_table_file
+def is_table_file(name: str) -> bool:
+    """Whether *name* is the file name of a regular Syzygy table
+    (``KRPvKR.rtbw``, ``KQvK.rtbz``): python-chess's
+    :func:`chess.syzygy.is_tablename` for the stem (with either side first).
 
-    return is_table_file(name)
+    >>> is_table_file("KRPvKR.rtbw"), is_table_file("KvKRP.rtbz"), is_table_file("notes.txt")
+    (True, True, False)
+    """
+    stem, _, suffix = name.rpartition(".")
+    return suffix in ("rtbw", "rtbz") and chess.syzygy.is_tablename(
+        stem, normalized=False, piece_count=None)
+
+
+def default_dir() -> Path:
+    """The per-user directory ``pyfathom download`` fills, and where tables
+    are looked up when neither ``--tables`` nor ``$SYZYGY_PATH`` says.
+
+    ``$PYFATHOM_HOME/syzygy`` if ``PYFATHOM_HOME`` is set; else on Windows
+    ``%LOCALAPPDATA%\\pyfathom\\syzygy``; else
+    ``$XDG_DATA_HOME/pyfathom/syzygy``, with ``XDG_DATA_HOME`` defaulting to
+    ``~/.local/share``.
+    """
+    home = os.environ.get("PYFATHOM_HOME")
+    if home:
+        return Path(home).expanduser() / "syzygy"
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "pyfathom" / "syzygy"
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join("~", ".local", "share")
+    return Path(data).expanduser() / "pyfathom" / "syzygy"
+
+
+def table_dirs(explicit: Optional[Sequence[str]] = None) -> tuple[list[Path], str]:
+    """The directories to load tables from, and where the list came from.
+
+    ``explicit`` (the ``--tables`` values; each may itself be an
+    ``os.pathsep``-separated list, split as :func:`split_path_list` splits
+    it) wins; else ``$SYZYGY_PATH``; else :func:`default_dir`.  The second
+    item is ``"--tables"``, ``"SYZYGY_PATH"`` or ``"default"``.
+    """
+    if explicit:
+        dirs = [p for value in explicit for p in split_path_list(value) if p]
+        return [Path(p).expanduser() for p in dirs], "--tables"
+    env = [p for p in split_path_list(os.environ.get("SYZYGY_PATH", "")) if p]
+    if env:
+        return [Path(p).expanduser() for p in env], "SYZYGY_PATH"
+    return [default_dir()], "default"
+
+
+def find_table_files(dirs: Iterable[Path]) -> dict[str, list[Path]]:
+    """Table files directly in ``dirs``: ``{"KQvK.rtbw": [path, ...], ...}``.
+
+    Only names of regular Syzygy tables count; unreadable or missing
+    directories count as empty.
+    """
+    found: dict[str, list[Path]] = {}
+    for d in dirs:
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            continue
+        for name in names:
+            if is_table_file(name) and (Path(d) / name).is_file():
+                found.setdefault(name, []).append(Path(d) / name)
+    return found
 
 
 def _holds_tables(folder: Path) -> bool:
     try:
         with os.scandir(folder) as entries:
-            return any(_is_table_name(e.name) and e.is_file() for e in entries)
+            return any(is_table_file(e.name) and e.is_file() for e in entries)
     except OSError:
         return False
 

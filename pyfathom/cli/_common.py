@@ -66,9 +66,9 @@ def find_tables(explicit: Sequence[str] | None) -> tuple[list[Path], list[Path],
     count (``syzygy/3-4-5-wdl``, ``syzygy/6-dtz``, ...:
     :func:`pyfathom.tables.table_folders`).  Raises CliError when a
     ``--tables`` folder does not exist, or when no table is found."""
-    from pyfathom import download, tables
+    from pyfathom import tables
 
-    dirs, origin = download.table_dirs(explicit)
+    dirs, origin = tables.table_dirs(explicit)
     source = {"--tables": "--tables", "SYZYGY_PATH": "$SYZYGY_PATH",
               "default": "the default directory"}[origin]
     absent = [d for d in dirs if not d.is_dir()]
@@ -116,9 +116,9 @@ def _open_variant_tables(explicit: Sequence[str] | None, variant: str) -> Any:
     import chess.variant
 
     import pyfathom
-    from pyfathom import download
+    from pyfathom import tables
 
-    dirs, _ = download.table_dirs(explicit)
+    dirs, _ = tables.table_dirs(explicit)
     tb = pyfathom.Tablebase(VariantBoard=chess.variant.find_variant(variant))
     found = sum(tb.add_directory(str(d)) for d in dirs if d.is_dir())
     if not found:

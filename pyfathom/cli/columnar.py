@@ -106,7 +106,7 @@ def _run_file(args: argparse.Namespace) -> int:
 def _run_dask(args: argparse.Namespace) -> int:
     """A Parquet file or dataset through the cluster at ``--dask`` into a
     Parquet dataset (:func:`pyfathom.dask.probe_parquet_dataset`)."""
-    from pyfathom import download
+    from pyfathom import tables as table_files
     from pyfathom.columnar import FORMAT_NAMES, ColumnarError
     from pyfathom.dask import WorkerTablesError, probe_parquet_dataset
 
@@ -121,7 +121,7 @@ def _run_dask(args: argparse.Namespace) -> int:
         raise CliError(f"cannot read {args.file}: no such file or directory")
     # The workers see the paths as given here, made absolute (they run elsewhere);
     # without --tables each worker uses its own $SYZYGY_PATH or download directory.
-    tables = (tuple(str(p.resolve()) for p in download.table_dirs(args.tables)[0])
+    tables = (tuple(str(p.resolve()) for p in table_files.table_dirs(args.tables)[0])
               if args.tables else None)
     start = time.monotonic()
     try:

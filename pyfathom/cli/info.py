@@ -59,12 +59,12 @@ def needed_materials(material: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pyfathom import download
+    from pyfathom import tables
 
     if args.checksums and not args.check:
         raise UsageError("--checksums needs --check")
     folders, dirs, origin = find_tables(args.tables)
-    files = download.find_table_files(folders)
+    files = tables.find_table_files(folders)
     out = sys.stdout
     out.write("directories: " + os.pathsep.join(str(d) for d in dirs) + f" ({origin})\n")
     if folders != dirs:

@@ -191,10 +191,10 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
 
     :raises: :exc:`FileNotFoundError` when no table is found there.
     """
-    from pyfathom import download
+    from pyfathom import tables as table_files
 
-    dirs, _origin = download.table_dirs(list(tables) if tables else None)
-    if not download.find_table_files(dirs):
+    dirs, _origin = table_files.table_dirs(list(tables) if tables else None)
+    if not table_files.find_table_files(dirs):
         raise FileNotFoundError(f"no Syzygy tables found in {os.pathsep.join(map(str, dirs))}")
     tb = pyfathom.Tablebase()
     for directory in dirs:
