@@ -48,6 +48,24 @@ def test_a_folder_named_with_the_separator_stays_whole(syzygy_dir: Path, tmp_pat
         assert tb.probe_dtz(chess.Board(KRVK)) > 0
 
 
+def test_table_dirs_order_and_splitting(syzygy_dir: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--tables wins over $SYZYGY_PATH, which wins over the download
+    directory; both lists are split as split_path_list splits them."""
+    odd = _copy(syzygy_dir, tmp_path / f"odd{os.pathsep}name", "KRvK.rtbw")
+    other = tmp_path / "other"
+    monkeypatch.setenv("PYFATHOM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SYZYGY_PATH", f"{other}{os.pathsep}{os.pathsep}{tmp_path}")
+    assert tables.table_dirs([str(odd), f"{other}{os.pathsep}"]) == ([odd, other], "--tables")
+    assert tables.table_dirs() == ([other, tmp_path], "SYZYGY_PATH")
+    monkeypatch.setenv("SYZYGY_PATH", str(odd))  # one folder whose name holds the separator
+    assert tables.table_dirs() == ([odd], "SYZYGY_PATH")
+    assert tables.find_table_files(tables.table_dirs()[0]) == {"KRvK.rtbw": [odd / "KRvK.rtbw"]}
+    monkeypatch.setenv("SYZYGY_PATH", os.pathsep)
+    assert tables.table_dirs() == ([tmp_path / "home" / "syzygy"], "default")
+    assert tables.default_dir() == tmp_path / "home" / "syzygy"
+
+
 # ---- folders one level down --------------------------------------------------------
 
 def test_table_folders_one_level_down(syzygy_dir: Path, tmp_path: Path) -> None:
