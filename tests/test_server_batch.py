@@ -17,7 +17,7 @@ import asyncio
 import json
 import random
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -204,12 +204,12 @@ def test_endpoint_answers_through_one_batch_probe(syzygy_dir: Path,
 
     async def call(method: str, path: str, query: bytes, body: bytes) -> tuple[int, bytes]:
         messages = [{"type": "http.request", "body": body, "more_body": False}]
-        sent: list[dict[str, Any]] = []
+        sent: list[MutableMapping[str, Any]] = []
 
         async def receive() -> dict[str, Any]:
             return messages.pop(0) if messages else {"type": "http.disconnect"}
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: MutableMapping[str, Any]) -> None:
             sent.append(message)
 
         scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
@@ -230,3 +230,24 @@ def test_endpoint_answers_through_one_batch_probe(syzygy_dir: Path,
         assert status == 200 and answer.pop("fen") == fen and answer == json.loads(data)
     assert len(per_board) == positions and batch_rows == [positions]
     app.state.tablebase.close()
+
+
+def test_bench_server_batch_mode_runs(syzygy_dir: Path) -> None:
+    """``benchmarks/bench_server.py --batch`` runs (tiny sizes; speed is
+    measured there, never asserted here)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_server.py"), "--tables", str(syzygy_dir),
+         "--batch", "--client", "python", "--batch-positions", "300", "--batch-size", "70",
+         "--batch-connections", "2", "--connections", "8", "--workers", "1", "--rounds", "1",
+         "--json"],
+        capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    for kind in ("batch", "get", "old-batch"):
+        assert result["positions_per_sec"][kind]["median"] > 0, result
+    assert result["ratios"]["batch_over_old_batch"]["median"] > 0
+    assert result["in_process_ms_per_1000"]["c-batch-call"]["median"] > 0
