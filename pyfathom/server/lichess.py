@@ -478,21 +478,21 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
     dtz = tb.probe_dtz_bitboards(white, black, kings, queens, rooks, bishops, knights, pawns,
                                  ep, turn, threads=threads, status=status, precise=precise)
     status[castling_rows] = pyfathom.Status.CASTLING
-    dtz_list, precise_list, status_list = dtz.tolist(), precise.tolist(), status.tolist()
+    answered = status == pyfathom.Status.OK
+    unknown: ProbeResult = (None, False)
+    results = [(value, exact == 1) if ok else unknown
+               for value, exact, ok in zip(dtz.tolist(), precise.tolist(), answered.tolist())]
+    # Rows that met a damaged or unreadable file (none, normally).
+    damaged = set(np.flatnonzero(
+        ~answered & ~np.isin(status, list(_UNANSWERABLE))).tolist())
     documents: list[Optional[dict[str, Any]]] = []
     for board, children, first_row in plans:
-        probes: list[ProbeResult] = []
-        damaged = False
-        for row in range(first_row, first_row + len(children) + 1):
-            why = status_list[row]
-            if why == pyfathom.Status.OK:
-                probes.append((dtz_list[row], precise_list[row] == 1))
-            elif why in _UNANSWERABLE:
-                probes.append((None, False))
-            else:
-                damaged = True
-                break
-        documents.append(None if damaged else _document(board, children, probes[:-1], probes[-1]))
+        own_row = first_row + len(children)
+        if damaged and not damaged.isdisjoint(range(first_row, own_row + 1)):
+            documents.append(None)
+        else:
+            documents.append(_document(board, children, results[first_row:own_row],
+                                       results[own_row]))
     return documents
 
 
