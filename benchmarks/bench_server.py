@@ -249,10 +249,10 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
             "p99_ms": round(pct(0.99), 2)}
 
 
-def run_load(port: int, fens: list[str], connections: int) -> dict[str, Any]:
+def run_load(port: int, fens: list[str], connections: int, warm: bool = True) -> dict[str, Any]:
     requests = [_get_request(fen) for fen in fens]
-    warm = requests[: min(200, len(requests))]
-    asyncio.run(_load(port, warm, min(connections, 8)))  # start-up costs out of the timing
+    if warm:  # start-up costs out of the timing
+        asyncio.run(_load(port, requests[: min(200, len(requests))], min(connections, 8)))
     elapsed, latencies, failures = asyncio.run(_load(port, requests, connections))
     return {
         "requests": len(latencies),
@@ -277,11 +277,12 @@ def check_batch_answers(port: int, fens: list[str]) -> None:
 
 
 def run_batch_load(port: int, fens: list[str], batch_size: int,
-                   connections: int) -> dict[str, Any]:
+                   connections: int, warm: bool = True) -> dict[str, Any]:
     """``POST /standard/batch`` with bodies of ``batch_size`` FENs (all of
     ``fens``, each once) over ``connections`` connections."""
     requests = [_batch_request(fens[i:i + batch_size]) for i in range(0, len(fens), batch_size)]
-    check_batch_answers(port, fens[:batch_size])  # also the warm-up
+    if warm:
+        check_batch_answers(port, fens[:batch_size])
     elapsed, latencies, failures = asyncio.run(_load(port, requests, connections))
     return {
         "positions": len(fens),
@@ -351,6 +352,29 @@ def run_wrk(port: int, fens: list[str], connections: int, seconds: float) -> dic
     }
 
 
+def _process_tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system, all threads) used so far by process
+    ``pid`` and its live children (uvicorn's workers): what a server spent,
+    whatever else the machine runs.  Linux ``/proc``; None elsewhere."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # After the command: state, ppid, ... utime and stime are fields 14 and 15.
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def _spread(values: list[float]) -> dict[str, float]:
     return {"median": round(statistics.median(values), 2), "min": round(min(values), 2),
             "max": round(max(values), 2)}
@@ -409,6 +433,7 @@ def batch_main(args: argparse.Namespace, tables: Path) -> int:
     servers: dict[str, tuple[int, subprocess.Popen[bytes]]] = {}
     rates: dict[str, list[float]] = {"batch": [], "get": [], "old-batch": []}
     p99: dict[str, list[float]] = {"batch": [], "get": [], "old-batch": []}
+    cpu: dict[str, list[float]] = {"batch": [], "get": [], "old-batch": []}
     try:
         for kind in ("pyfathom", "old-batch"):
             port = _free_port()
@@ -420,20 +445,29 @@ def batch_main(args: argparse.Namespace, tables: Path) -> int:
                 order.reverse()
             for kind in order:
                 if kind == "get":
+                    run_load(new_port, fens[:200], 8)  # warm-up
+                    pid = servers["pyfathom"][1].pid
+                    cpu_before = _process_tree_cpu(pid)
                     if args.client == "wrk":
-                        run_load(new_port, fens[:200], 8)  # warm-up
                         r = run_wrk(new_port, fens, args.connections, args.seconds)
                     else:
-                        r = run_load(new_port, fens, args.connections)
-                    rate = r["requests_per_sec"]
+                        r = run_load(new_port, fens, args.connections, warm=False)
+                    rate, positions = r["requests_per_sec"], r["requests"]
                 else:
-                    r = run_batch_load(new_port if kind == "batch" else old_port, fens,
-                                       args.batch_size, args.batch_connections)
-                    rate = r["positions_per_sec"]
+                    port, proc = servers["pyfathom" if kind == "batch" else "old-batch"]
+                    check_batch_answers(port, fens[:args.batch_size])  # also the warm-up
+                    pid = proc.pid
+                    cpu_before = _process_tree_cpu(pid)
+                    r = run_batch_load(port, fens, args.batch_size, args.batch_connections,
+                                       warm=False)
+                    rate, positions = r["positions_per_sec"], r["positions"]
+                cpu_after = _process_tree_cpu(pid)
                 if r["non_200"]:
                     raise RuntimeError(f"{kind}: {r['non_200']} answers were not 200")
                 rates[kind].append(rate)
                 p99[kind].append(r["p99_ms"])
+                if cpu_before is not None and cpu_after is not None:
+                    cpu[kind].append((cpu_after - cpu_before) * 1e6 / positions)
     finally:
         for _port, proc in servers.values():
             _stop(proc)
@@ -449,6 +483,7 @@ def batch_main(args: argparse.Namespace, tables: Path) -> int:
         "rounds": args.rounds,
         "positions_per_sec": {k: _spread(v) for k, v in rates.items()},
         "p99_ms": {k: _spread(v) for k, v in p99.items()},
+        "server_cpu_ms_per_1000": {k: _spread(v) for k, v in cpu.items() if v},
         "ratios": {k: _spread(v) for k, v in paired.items()},
         "runs": rates,
         "in_process_ms_per_1000": {k: _spread(v) for k, v in in_process.items()},
@@ -460,13 +495,16 @@ def batch_main(args: argparse.Namespace, tables: Path) -> int:
           f"{args.rounds} alternated rounds; batch: {args.batch_size} FENs a request over "
           f"{args.batch_connections} connections; GET: {args.connections} connections "
           f"(client: {args.client})")
-    print(f"{'measurement':<34}{'positions/s median':>20}{'range':>20}{'p99 ms median':>15}")
+    print(f"{'measurement':<34}{'positions/s median':>20}{'range':>20}{'p99 ms median':>15}"
+          f"{'server CPU ms/1000':>20}")
     labels = {"batch": "POST /standard/batch (C batch)", "get": "GET /standard one by one",
               "old-batch": "old batch (per-board probes)"}
     for kind, label in labels.items():
         spread = result["positions_per_sec"][kind]
+        used = result["server_cpu_ms_per_1000"].get(kind)
         print(f"{label:<34}{spread['median']:>20,.0f}{spread['min']:>11,.0f}-{spread['max']:<8,.0f}"
-              f"{result['p99_ms'][kind]['median']:>15.1f}")
+              f"{result['p99_ms'][kind]['median']:>15.1f}"
+              + (f"{used['median']:>9,.0f} ({used['min']:,.0f}-{used['max']:,.0f})" if used else ""))
     for name, spread in result["ratios"].items():
         print(f"{name.replace('_', ' ')} (paired by round): median {spread['median']:.2f}x, "
               f"range {spread['min']:.2f}x-{spread['max']:.2f}x")
