@@ -284,7 +284,7 @@ class _Child(NamedTuple):
     clock: int                 # the halfmove clock the move leaves
 
 
-ProbeResult = tuple[Optional[int], bool]
+_ProbeResult = tuple[Optional[int], bool]
 """(dtz, precise) of one position, (None, False) where the tables cannot
 answer it."""
 
@@ -337,8 +337,8 @@ def _children(board: chess.Board, visit: Callable[[chess.Board], None]) -> list[
     return children
 
 
-def _document(board: chess.Board, children: list[_Child], child_probes: Sequence[ProbeResult],
-              own_probe: ProbeResult) -> dict[str, Any]:
+def _document(board: chess.Board, children: list[_Child], child_probes: Sequence[_ProbeResult],
+              own_probe: _ProbeResult) -> dict[str, Any]:
     """The ``GET /standard`` document of ``board`` from its moves' facts
     (:func:`_children`), the probe of the position after each move (same
     order) and its own probe, wherever those probes came from."""
@@ -407,7 +407,7 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]
 
     :raises: :class:`~pyfathom.CorruptTableError` for a damaged table.
     """
-    child_probes: list[ProbeResult] = []
+    child_probes: list[_ProbeResult] = []
     children = _children(board, lambda child: child_probes.append(_probe(tb, child)))
     return _document(board, children, child_probes, _probe(tb, board))
 
@@ -479,7 +479,7 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
                                  ep, turn, threads=threads, status=status, precise=precise)
     status[castling_rows] = pyfathom.Status.CASTLING
     answered = status == pyfathom.Status.OK
-    unknown: ProbeResult = (None, False)
+    unknown: _ProbeResult = (None, False)
     results = [(value, exact == 1) if ok else unknown
                for value, exact, ok in zip(dtz.tolist(), precise.tolist(), answered.tolist())]
     # Rows that met a damaged or unreadable file (none, normally).
