@@ -160,6 +160,13 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *pawns, const uint8_t *ep,
                            const uint8_t *turn, int16_t *out, uint8_t *status,
                            unsigned threads);
+int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *white,
+                                   const uint64_t *black, const uint64_t *kings,
+                                   const uint64_t *queens, const uint64_t *rooks,
+                                   const uint64_t *bishops, const uint64_t *knights,
+                                   const uint64_t *pawns, const uint8_t *ep,
+                                   const uint8_t *turn, int16_t *out, uint8_t *precise,
+                                   uint8_t *status, unsigned threads);
 """
 
 CDEF_TBPROBE = """

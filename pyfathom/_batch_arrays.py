@@ -60,55 +60,64 @@ def _collect(boards: Iterable[chess.Board], max_pieces: int, uci_variant: str = 
 
 
 def probe_many(handle: _ll.Handle, max_pieces: int, boards: Iterable[chess.Board], dtz: bool,
-               threads: Optional[int], status: Any, uci_variant: str = "chess") -> Any:
+               threads: Optional[int], status: Any, uci_variant: str = "chess",
+               precise: Any = None) -> Any:
     """Tablebase.probe_wdl_many / probe_dtz_many."""
     masks, ep, turn, reasons = _collect(boards, max_pieces, uci_variant)
-    out, status_out = _probe(handle, masks, ep, turn, dtz, threads, status)
+    out, status_out, precise_out = _probe(handle, masks, ep, turn, dtz, threads, status, precise)
     bad = reasons != 0
     out[bad] = FAILED_DTZ if dtz else FAILED
     if status_out is not None:
         status_out[bad] = reasons[bad]
+    if precise_out is not None:
+        precise_out[bad] = 0
     return out
 
 
 def probe_arrays(handle: _ll.Handle, columns: Sequence[Any], dtz: bool,
-                 threads: Optional[int], status: Any) -> Any:
+                 threads: Optional[int], status: Any, precise: Any = None) -> Any:
     """Tablebase.probe_wdl_bitboards / probe_dtz_bitboards."""
     args = _batch_arrays(*columns)
-    out, _ = _probe(handle, args[:8], args[8], args[9], dtz, threads, status)
+    out, _, _ = _probe(handle, args[:8], args[8], args[9], dtz, threads, status, precise)
     return out
 
 
 def _probe(handle: _ll.Handle, masks: Sequence[npt.NDArray[np.uint64]],
            ep: npt.NDArray[np.uint8], turn: npt.NDArray[np.uint8], dtz: bool,
-           threads: Optional[int], status: Any) -> tuple[Any, Optional[npt.NDArray[np.uint8]]]:
+           threads: Optional[int], status: Any, precise: Any = None
+           ) -> tuple[Any, Optional[npt.NDArray[np.uint8]], Optional[npt.NDArray[np.uint8]]]:
     """The one C batch call over checked arrays: (results, the caller's
-    status array or None)."""
+    status array or None, the caller's precise array or None; ``precise``
+    is for DTZ probes only)."""
     out: Any = np.empty(len(ep), dtype=np.int16 if dtz else np.int8)
-    status_out = _status_array(status, len(out))
+    status_out = _output_array("status", status, len(out))
+    precise_out = _output_array("precise", precise, len(out))
     if len(out):
-        probe = _ll.probe_dtz_batch if dtz else _ll.probe_wdl_batch
-        probe(handle, masks, ep, turn, out, _threads(threads), status_out)
-    return out, status_out
+        if dtz:
+            _ll.probe_dtz_batch(handle, masks, ep, turn, out, _threads(threads), status_out,
+                                precise_out)
+        else:
+            _ll.probe_wdl_batch(handle, masks, ep, turn, out, _threads(threads), status_out)
+    return out, status_out, precise_out
 
 
 _MASK_NAMES = ("white", "black", "kings", "queens", "rooks", "bishops",
                "knights", "pawns")
 
 
-def _status_array(status: Any, n: int) -> Optional[npt.NDArray[np.uint8]]:
-    """The caller's ``status`` output array, checked, or None."""
-    if status is None:
+def _output_array(name: str, array: Any, n: int) -> Optional[npt.NDArray[np.uint8]]:
+    """The caller's ``status`` or ``precise`` output array, checked, or None."""
+    if array is None:
         return None
-    if not isinstance(status, np.ndarray):
-        raise TypeError(f"status must be a numpy uint8 array or None, not {type(status).__name__}")
-    if status.dtype != np.uint8:
-        raise TypeError(f"status must be a uint8 array, not {status.dtype}")
-    if status.shape != (n,):
-        raise ValueError(f"status must have shape ({n},), not {status.shape}")
-    if not status.flags.c_contiguous or not status.flags.writeable:
-        raise ValueError("status must be a contiguous, writable array")
-    return status
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"{name} must be a numpy uint8 array or None, not {type(array).__name__}")
+    if array.dtype != np.uint8:
+        raise TypeError(f"{name} must be a uint8 array, not {array.dtype}")
+    if array.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},), not {array.shape}")
+    if not array.flags.c_contiguous or not array.flags.writeable:
+        raise ValueError(f"{name} must be a contiguous, writable array")
+    return array
 
 
 def _threads(threads: Optional[int]) -> int:

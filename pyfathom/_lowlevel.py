@@ -314,7 +314,7 @@ if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch
     U8Array = npt.NDArray[np.uint8]
 
 
-def _status_buffer(status: Optional[U8Array]) -> Any:
+def _optional_u8_output(status: Optional[U8Array]) -> Any:
     return NULL if status is None else ffi.from_buffer("uint8_t[]", status,
                                                        require_writable=True)
 
@@ -329,22 +329,28 @@ def probe_wdl_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
     check(lib.fathom_probe_wdl_batch(
         handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
         ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
-        ffi.from_buffer("int8_t[]", out, require_writable=True), _status_buffer(status),
+        ffi.from_buffer("int8_t[]", out, require_writable=True), _optional_u8_output(status),
         threads),
         "batch WDL probe")
 
 
 def probe_dtz_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
                     turn: U8Array, out: npt.NDArray[np.int16], threads: int,
-                    status: Optional[U8Array] = None) -> None:
-    """``fathom_probe_dtz_batch``, as :func:`probe_wdl_batch`."""
+                    status: Optional[U8Array] = None,
+                    precise: Optional[U8Array] = None) -> None:
+    """``fathom_probe_dtz_batch``, as :func:`probe_wdl_batch`; with
+    ``precise`` (as long as ``out``), ``fathom_probe_dtz_batch_precise``,
+    which also writes each row's DTZ precise flag there."""
     m = [ffi.from_buffer("const uint64_t[]", a) for a in masks]
-    check(lib.fathom_probe_dtz_batch(
-        handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
-        ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
-        ffi.from_buffer("int16_t[]", out, require_writable=True), _status_buffer(status),
-        threads),
-        "batch DTZ probe")
+    args = (handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+            ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
+            ffi.from_buffer("int16_t[]", out, require_writable=True))
+    if precise is None:
+        result = lib.fathom_probe_dtz_batch(*args, _optional_u8_output(status), threads)
+    else:
+        result = lib.fathom_probe_dtz_batch_precise(*args, _optional_u8_output(precise),
+                                                    _optional_u8_output(status), threads)
+    check(result, "batch DTZ probe")
 
 
 def raise_error(status: int, context: str, detail: Optional[Detail] = None,

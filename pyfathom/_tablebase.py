@@ -559,9 +559,11 @@ class Tablebase:
 
     def probe_dtz_many(self, boards: Iterable[chess.Board], *,
                        threads: Optional[int] = None,
-                       status: Optional[npt.NDArray[np.uint8]] = None) -> npt.NDArray[np.int16]:
+                       status: Optional[npt.NDArray[np.uint8]] = None,
+                       precise: Optional[npt.NDArray[np.uint8]] = None) -> npt.NDArray[np.int16]:
         """:meth:`probe_dtz` for many boards: an ``int16`` array, with
         :data:`pyfathom.FAILED_DTZ` (-32768) where a row failed.
+        ``status`` and ``precise``: as in :meth:`probe_dtz_bitboards`.
 
         >>> with pyfathom.open_tablebase(TABLES) as tb:
         ...     tb.probe_dtz_many([chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")])
@@ -571,7 +573,7 @@ class Tablebase:
 
         out: npt.NDArray[np.int16] = _batch_arrays.probe_many(
             self._h, self._piece_limit(), boards, True, threads, status,
-            str(self.variant.uci_variant))
+            str(self.variant.uci_variant), precise)
         return out
 
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -647,18 +649,35 @@ class Tablebase:
                             ep: npt.ArrayLike, turn: npt.ArrayLike, *,
                             threads: Optional[int] = None,
                             status: Optional[npt.NDArray[np.uint8]] = None,
-                            variant: Optional[str] = None
+                            variant: Optional[str] = None,
+                            precise: Optional[npt.NDArray[np.uint8]] = None
                             ) -> npt.NDArray[np.int16]:
         """DTZ of n positions given as numpy arrays: an ``int16`` array with
         :data:`pyfathom.FAILED_DTZ` at failed rows.  Arguments as
-        :meth:`probe_wdl_bitboards`.
+        :meth:`probe_wdl_bitboards`, and:
+
+        ``precise``: None, or a writable ``uint8`` array as long as the
+        input, which receives each row's :attr:`Probe.dtz_precise` (1 where
+        the DTZ is exact, 0 where it may be one ply short or the row
+        failed), filled in the same C call: what :meth:`probe` tells of one
+        board, for n rows at once.
+
+        >>> import numpy as np
+        >>> b = chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")
+        >>> cols = [np.array([v], dtype=np.uint64) for v in (
+        ...     b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK], b.kings,
+        ...     b.queens, b.rooks, b.bishops, b.knights, b.pawns)]
+        >>> exact = np.empty(1, dtype=np.uint8)
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_dtz_bitboards(*cols, ep=[0], turn=[0], precise=exact), exact
+        (array([-53], dtype=int16), array([0], dtype=uint8))
         """
         from pyfathom import _batch_arrays
 
         self._check_rows_variant(variant)
         out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
             self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
-            True, threads, status)
+            True, threads, status, precise)
         return out
 
 

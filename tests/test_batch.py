@@ -89,6 +89,31 @@ def test_many_equal_per_board(tablebase: Any, mixed_boards: list[chess.Board],
     _assert_equal("dtz", dtz, per_board[1], mixed_boards)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_precise_flags_equal_per_board(threads: int, tablebase: Any,
+                                       mixed_boards: list[chess.Board],
+                                       per_board: tuple[np.ndarray, np.ndarray]) -> None:
+    """``precise=`` gets each row's Probe.dtz_precise from the same C call,
+    and asking for it changes no DTZ; rows that fail get 0."""
+    expected = np.array([tablebase.probe(b).dtz_precise for b in mixed_boards], dtype=np.uint8)
+    assert 0 < expected.sum() < len(expected)  # both kinds of table present
+    precise = np.full(len(mixed_boards), 255, dtype=np.uint8)
+    dtz = tablebase.probe_dtz_bitboards(*_args(to_arrays(mixed_boards)), threads=threads,
+                                        precise=precise)
+    _assert_equal("dtz with precise", dtz, per_board[1], mixed_boards)
+    _assert_equal("precise", precise, expected, mixed_boards)
+    # Boards, with rows that fail before and in the C call mixed in.
+    boards = mixed_boards[:200] + [chess.Board("4k3/8/8/8/8/8/8/R3K3 b Q - 0 1"),
+                                   chess.Board("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1")]
+    precise = np.full(len(boards), 255, dtype=np.uint8)
+    status = np.full(len(boards), 255, dtype=np.uint8)
+    dtz = tablebase.probe_dtz_many(boards, threads=threads, precise=precise, status=status)
+    _assert_equal("dtz many with precise", dtz[:200], per_board[1][:200], boards)
+    _assert_equal("precise many", precise[:200], expected[:200], boards)
+    assert list(dtz[200:]) == [DTZ_FAILED, DTZ_FAILED] and list(precise[200:]) == [0, 0]
+    assert list(status[200:]) == [Status.CASTLING, Status.TOO_MANY_PIECES]
+
+
 def _assert_equal(what: str, got: np.ndarray, expected: np.ndarray,
                   boards: list[chess.Board]) -> None:
     diff = np.flatnonzero(got != expected)
@@ -309,6 +334,8 @@ def test_status_argument_is_checked(tablebase: Any) -> None:
             tablebase.probe_wdl_bitboards(*args, status=status)
         with pytest.raises(error, match=message):
             tablebase.probe_dtz_many(boards, status=status)
+        with pytest.raises(error, match=message.replace("status", "precise")):
+            tablebase.probe_dtz_bitboards(*args, precise=status)
 
 
 def test_wrong_dtype_names_the_argument(tablebase: Any) -> None:

@@ -239,16 +239,32 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         return respond(request, "mainline")
 
     def batch_documents(fens: list[str]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+        # Every good FEN is answered from one batch probe
+        # (lichess.probe_documents); a board whose probes met a damaged
+        # table file is asked again of the per-board path, whose error
+        # names the file (as GET /standard's 503 does).
+        parsed: list[chess.Board | str] = []  # a board, or why the FEN is bad
         for fen in fens:
             try:
-                board = lichess.parse_fen(fen)
-                document = {"fen": board.fen()}
-                document.update(lichess.probe_document(tb, board))
+                parsed.append(lichess.parse_fen(fen))
             except lichess.BadRequest as e:
-                document = {"fen": fen, "error": str(e)}
-            except OSError as e:
-                document = {"fen": fen, "error": f"table file error: {e}"}
+                parsed.append(str(e))
+        answers = iter(lichess.probe_documents(
+            tb, [item for item in parsed if isinstance(item, chess.Board)]))
+        out: list[dict[str, Any]] = []
+        for fen, item in zip(fens, parsed):
+            if isinstance(item, str):
+                out.append({"fen": fen, "error": item})
+                continue
+            answer = next(answers)
+            if answer is None:
+                try:
+                    answer = lichess.probe_document(tb, item)
+                except OSError as e:
+                    out.append({"fen": fen, "error": f"table file error: {e}"})
+                    continue
+            document = {"fen": item.fen()}
+            document.update(answer)
             out.append(document)
         return out
 

@@ -2,8 +2,10 @@
 
 No web framework here: :func:`parse_fen` turns a query's FEN into a board
 (or raises :class:`BadRequest`), :func:`probe_document` builds the answer of
-``GET /standard`` and :func:`mainline_document` that of
-``GET /standard/mainline``, as plain dicts ready for JSON or CBOR.
+``GET /standard``, :func:`probe_documents` the same answers for many boards
+from one batch probe (``POST /standard/batch``), and
+:func:`mainline_document` the answer of ``GET /standard/mainline``, as plain
+dicts ready for JSON or CBOR.
 
 The rules follow lichess's published API description and the behaviour of
 its server (lila-tablebase):
@@ -47,7 +49,8 @@ its server (lila-tablebase):
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Optional
 
 import chess
 
@@ -62,6 +65,7 @@ __all__ = [
     "negate",
     "parse_fen",
     "probe_document",
+    "probe_documents",
     "mainline_document",
 ]
 
@@ -265,14 +269,33 @@ def _info(dtz: Optional[int], precise: bool, checkmate: bool, stalemate: bool,
     }
 
 
-def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]:
-    """The answer of lichess's ``GET /standard`` for ``board``.
+class _Child(NamedTuple):
+    """A legal move and what the document says of the position after it,
+    all but the probe (which the caller makes now or collects for later)."""
 
-    ``board`` is not modified (moves are pushed and popped).
+    move: chess.Move
+    order: int                 # in python-chess's generation order (the last sort key)
+    san: str
+    zeroing: bool
+    captured: Optional[int]    # piece type taken, en passant included
+    checkmate: bool
+    stalemate: bool
+    insufficient: bool
+    clock: int                 # the halfmove clock the move leaves
 
-    :raises: :class:`~pyfathom.CorruptTableError` for a damaged table.
-    """
-    halfmoves = board.halfmove_clock
+
+_ProbeResult = tuple[Optional[int], bool]
+"""(dtz, precise) of one position, (None, False) where the tables cannot
+answer it."""
+
+
+def _children(board: chess.Board, visit: Callable[[chess.Board], None]) -> list[_Child]:
+    """Every legal move of ``board`` with its facts, in generation order.
+
+    ``visit`` is called once per move, in the same order, with the move
+    pushed on ``board`` (so with the position after it): the one place a
+    caller probes that position, or collects it for a batch probe.
+    ``board`` is left as it was."""
     legal = list(board.generate_legal_moves())
     them = board.occupied_co[not board.turn]
     ep_square = board.ep_square
@@ -285,7 +308,7 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]
         pieces.append(piece)
         if piece != chess.PAWN and piece != chess.KING:
             reaching.setdefault((move.to_square, piece), []).append(move.from_square)
-    rows: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    children = []
     for index, move in enumerate(legal):
         piece = pieces[index]
         to_square = move.to_square
@@ -296,25 +319,39 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]
             captured = chess.PAWN
         else:
             captured = None
-        zeroing = piece == chess.PAWN or captured is not None
         board.push(move)
         try:
             check = board.is_check()
             moves_left = _has_legal_move(board)
             insufficient = board.is_insufficient_material()
-            dtz, precise = _probe(tb, board)
-            child_clock = board.halfmove_clock
+            clock = board.halfmove_clock
+            visit(board)
         finally:
             board.pop()
         mate = check and not moves_left
-        stalemate = not check and not moves_left
         rivals = [s for s in reaching.get((to_square, piece), ()) if s != move.from_square]
+        children.append(_Child(
+            move, index, _san(board, move, piece, captured is not None, rivals, check, mate),
+            piece == chess.PAWN or captured is not None, captured, mate,
+            not check and not moves_left, insufficient, clock))
+    return children
+
+
+def _document(board: chess.Board, children: list[_Child], child_probes: Sequence[_ProbeResult],
+              own_probe: _ProbeResult) -> dict[str, Any]:
+    """The ``GET /standard`` document of ``board`` from its moves' facts
+    (:func:`_children`), the probe of the position after each move (same
+    order) and its own probe, wherever those probes came from."""
+    halfmoves = board.halfmove_clock
+    rows: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    for child, (dtz, precise) in zip(children, child_probes):
+        mate, stalemate, insufficient = child.checkmate, child.stalemate, child.insufficient
         cat = category(dtz, precise, checkmate=mate, drawn=stalemate or insufficient,
-                       halfmoves=child_clock, halfmoves_before=halfmoves)
+                       halfmoves=child.clock, halfmoves_before=halfmoves)
         entry = {
-            "uci": move.uci(),
-            "san": _san(board, move, piece, captured is not None, rivals, check, mate),
-            "zeroing": zeroing,
+            "uci": child.move.uci(),
+            "san": child.san,
+            "zeroing": child.zeroing,
             "dtz": dtz,
             "precise_dtz": dtz if precise else None,
             "dtm": None,
@@ -332,22 +369,22 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]
             _RANK[cat],
             not mate,
             (not stalemate, not insufficient),
-            zeroing != (not child_wins),
-            (captured is not None) != (not child_wins),
+            child.zeroing != (not child_wins),
+            (child.captured is not None) != (not child_wins),
             (0, 0) if dtz is None else (1, -dtz),
-            -(captured or 0),
-            -(move.promotion or 0),
-            index,
+            -(child.captured or 0),
+            -(child.move.promotion or 0),
+            child.order,
         )
         rows.append((key, entry))
     rows.sort(key=lambda row: row[0])
     moves = [entry for _, entry in rows]
 
     check = board.is_check()
-    mate = check and not legal
-    stalemate = not check and not legal
+    mate = check and not children
+    stalemate = not check and not children
     insufficient = board.is_insufficient_material()
-    dtz, precise = _probe(tb, board)
+    dtz, precise = own_probe
     own = category(dtz, precise, checkmate=mate, drawn=stalemate or insufficient,
                    halfmoves=halfmoves, halfmoves_before=max(halfmoves - 1, 0))
     for known, ambiguous, resolved in _RESOLVE:
@@ -360,6 +397,103 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]
     document["category"] = negate(moves[0]["category"]) if moves else own
     document["moves"] = moves
     return document
+
+
+def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]:
+    """The answer of lichess's ``GET /standard`` for ``board``, probing
+    each position as it comes (:meth:`pyfathom.Tablebase.probe`).
+
+    ``board`` is not modified (moves are pushed and popped).
+
+    :raises: :class:`~pyfathom.CorruptTableError` for a damaged table.
+    """
+    child_probes: list[_ProbeResult] = []
+    children = _children(board, lambda child: child_probes.append(_probe(tb, child)))
+    return _document(board, children, child_probes, _probe(tb, board))
+
+
+# Batch rows that failed because the tables cannot answer the position (as
+# _probe's KeyError and InvalidPositionError); any other failure is a
+# damaged or unreadable file.
+_UNANSWERABLE = frozenset((pyfathom.Status.MISSING_TABLE, pyfathom.Status.CASTLING,
+                           pyfathom.Status.TOO_MANY_PIECES, pyfathom.Status.INVALID_POSITION))
+_MASKLESS_ROW = (0,) * 10
+
+
+def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
+                    threads: Optional[int] = None) -> list[Optional[dict[str, Any]]]:
+    """:func:`probe_document` for many boards, with one batch probe.
+
+    Every board and every position after one of its legal moves become
+    rows of one set of bitboard arrays, probed in one
+    :meth:`~pyfathom.Tablebase.probe_dtz_bitboards` call (DTZ, precise flag
+    and status of each row; the C loop runs without the GIL on ``threads``
+    threads, None: every core); the documents are then assembled by the
+    same code as :func:`probe_document`'s, so each equals it.
+
+    Returns one document per board, in order; None for a board whose
+    probes met a damaged or unreadable table file: :func:`probe_document`
+    of that board raises the error naming the file.
+
+    >>> boards = [parse_fen("4k3/8/4K3/8/8/8/8/7R_w"), parse_fen("4k3/8/8/8/8/8/8/R3K2R_w_KQ")]
+    >>> with pyfathom.open_tablebase(TABLES) as tb:
+    ...     docs = probe_documents(tb, boards)
+    ...     docs == [probe_document(tb, board) for board in boards]
+    True
+    >>> [(d["category"], d["dtz"], d["moves"][0]["san"]) for d in docs]
+    [('win', 1, 'Rh8#'), ('win', None, 'Kf2')]
+
+    (With castling rights the position itself is unknown to the tables,
+    but the king moves that drop them lead into KRRvK.)
+    """
+    import numpy as np
+
+    flat: list[int] = []
+    castling_rows: list[int] = []
+
+    def collect(position: chess.Board) -> None:
+        # The tables hold no castling rights: such a row is not probed.
+        if position.castling_rights:
+            castling_rows.append(len(flat) // 10)
+            flat.extend(_MASKLESS_ROW)
+            return
+        occ = position.occupied_co
+        flat.extend((occ[1], occ[0], position.kings, position.queens, position.rooks,
+                     position.bishops, position.knights, position.pawns,
+                     position.ep_square or 0, position.turn))
+
+    plans = []
+    for board in boards:
+        first_row = len(flat) // 10
+        children = _children(board, collect)
+        collect(board)  # its own row comes after its moves'
+        plans.append((board, children, first_row))
+    rows = len(flat) // 10
+    if not rows:
+        return []
+    columns = np.ascontiguousarray(np.array(flat, dtype=np.uint64).reshape(rows, 10).T)
+    status = np.empty(rows, dtype=np.uint8)
+    precise = np.empty(rows, dtype=np.uint8)
+    white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn = columns
+    dtz = tb.probe_dtz_bitboards(white, black, kings, queens, rooks, bishops, knights, pawns,
+                                 ep, turn, threads=threads, status=status, precise=precise)
+    status[castling_rows] = pyfathom.Status.CASTLING
+    answered = status == pyfathom.Status.OK
+    unknown: _ProbeResult = (None, False)
+    results = [(value, exact == 1) if ok else unknown
+               for value, exact, ok in zip(dtz.tolist(), precise.tolist(), answered.tolist())]
+    # Rows that met a damaged or unreadable file (none, normally).
+    damaged = set(np.flatnonzero(
+        ~answered & ~np.isin(status, list(_UNANSWERABLE))).tolist())
+    documents: list[Optional[dict[str, Any]]] = []
+    for board, children, first_row in plans:
+        own_row = first_row + len(children)
+        if damaged and not damaged.isdisjoint(range(first_row, own_row + 1)):
+            documents.append(None)
+        else:
+            documents.append(_document(board, children, results[first_row:own_row],
+                                       results[own_row]))
+    return documents
 
 
 def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]:

@@ -270,6 +270,11 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
  * machine does not hold the call up; a thread that cannot be started leaves
  * its rows to the others.  The result for each row does not depend on the
  * thread count.
+ * fathom_probe_dtz_batch_precise is fathom_probe_dtz_batch with one more
+ * output: precise (NULL: not wanted; else room for n bytes) receives each
+ * row's DTZ precise flag (FATHOM_RESULT_PRECISE of fathom_probe_dtz: 1 when
+ * the value is exact, 0 when it may be one ply short or the row failed), so
+ * a caller can tell a rounded DTZ from an exact one without a probe per row.
  * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT for a NULL instance or array.
  */
 #define FATHOM_BATCH_WDL_FAILED (-128)
@@ -288,6 +293,13 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *pawns, const uint8_t *ep,
                            const uint8_t *turn, int16_t *out, uint8_t *status,
                            unsigned threads);
+int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *white,
+                                   const uint64_t *black, const uint64_t *kings,
+                                   const uint64_t *queens, const uint64_t *rooks,
+                                   const uint64_t *bishops, const uint64_t *knights,
+                                   const uint64_t *pawns, const uint8_t *ep,
+                                   const uint8_t *turn, int16_t *out, uint8_t *precise,
+                                   uint8_t *status, unsigned threads);
 
 /*
  * fathom_check_table: read a whole table file the way probes read it and

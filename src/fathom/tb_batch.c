@@ -1,5 +1,6 @@
 /*
- * tb_batch.c - the batch probes (fathom_probe_wdl_batch, fathom_probe_dtz_batch):
+ * tb_batch.c - the batch probes (fathom_probe_wdl_batch, fathom_probe_dtz_batch,
+ * fathom_probe_dtz_batch_precise):
  * a pool of threads, started per call, that claim rows of the caller's
  * arrays and probe each with the public per-position probes of tb_probe.c.
  */
@@ -32,7 +33,8 @@ typedef struct batch_work {
     const uint8_t *ep, *turn;
     int8_t *wdl_out;
     int16_t *dtz_out;
-    uint8_t *status_out; /* NULL: not wanted */
+    uint8_t *precise_out; /* NULL: not wanted (DTZ batches only) */
+    uint8_t *status_out;  /* NULL: not wanted */
 } batch_work;
 
 /* 64 rows: about 40 us of WDL probes or 400 us of DTZ probes, so the atomic
@@ -85,6 +87,9 @@ static void run_batch(batch_work *work)
                 status = FATHOM_RESULT_STATUS(r);
                 work->dtz_out[i] = status == FATHOM_OK ? (int16_t)FATHOM_RESULT_VALUE(r)
                                                        : (int16_t)FATHOM_BATCH_DTZ_FAILED;
+                if (work->precise_out)
+                    work->precise_out[i] = status == FATHOM_OK
+                                               ? (uint8_t)FATHOM_RESULT_PRECISE(r) : 0;
             }
             if (work->status_out)
                 work->status_out[i] = (uint8_t)status;
@@ -116,7 +121,8 @@ static unsigned online_cpus(void)
 
 static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
                  const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
-                 int16_t *dtz_out, uint8_t *status_out, unsigned threads)
+                 int16_t *dtz_out, uint8_t *precise_out, uint8_t *status_out,
+                 unsigned threads)
 {
     if (!tb || (n && (!ep || !turn || (!wdl_out && !dtz_out))))
         return FATHOM_ERR_ARGUMENT;
@@ -143,6 +149,7 @@ static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
     work.turn = turn;
     work.wdl_out = wdl_out;
     work.dtz_out = dtz_out;
+    work.precise_out = precise_out;
     work.status_out = status_out;
 #if !defined(_WIN32)
     /* This thread works too; threads that cannot start leave their share
@@ -173,7 +180,7 @@ int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                                    rooks, bishops, knights, pawns};
     if (!out && n)
         return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, out, NULL, status, threads);
+    return batch(tb, n, bb, ep, turn, out, NULL, NULL, status, threads);
 }
 
 int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
@@ -188,5 +195,20 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                                    rooks, bishops, knights, pawns};
     if (!out && n)
         return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, NULL, out, status, threads);
+    return batch(tb, n, bb, ep, turn, NULL, out, NULL, status, threads);
+}
+
+int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *white,
+                                   const uint64_t *black, const uint64_t *kings,
+                                   const uint64_t *queens, const uint64_t *rooks,
+                                   const uint64_t *bishops, const uint64_t *knights,
+                                   const uint64_t *pawns, const uint8_t *ep,
+                                   const uint8_t *turn, int16_t *out, uint8_t *precise,
+                                   uint8_t *status, unsigned threads)
+{
+    const uint64_t *const bb[8] = {white, black, kings, queens,
+                                   rooks, bishops, knights, pawns};
+    if (!out && n)
+        return FATHOM_ERR_ARGUMENT;
+    return batch(tb, n, bb, ep, turn, NULL, out, precise, status, threads);
 }
