@@ -427,14 +427,14 @@ def game_start(white: int, black: int, kings: int, queens: int, rooks: int, bish
 
 class GameReplay(NamedTuple):
     """What ``fathom_game_replay`` did: ``stop`` is GAME_DONE or why it
-    stopped; ``records[0:count]`` the position records (from position
+    stopped; ``records[0:written]`` the position records (from position
     ``first`` on, or from 0 with ``record_all``); ``moves`` the moves
     replayed."""
 
     stop: int
     moves: int
     first: int
-    count: int
+    written: int
     records: Any
 
 

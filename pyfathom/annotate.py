@@ -435,7 +435,7 @@ class _ReplayedGame(_Game):
         failures: list[tuple[int, int]] = []
         records = replay.records
         index = replay.first
-        for k in range(replay.count):
+        for k in range(replay.written):
             r = records[k]
             dtz = r.dtz
             if dtz < _FAILED_BELOW:
