@@ -36,16 +36,16 @@
 
 #include <string.h>
 
-#define SQ(file, rank) ((rank) * 8 + (file))
-#define BIT(sq) (1ULL << (sq))
+#define GAME_SQ(file, rank) ((rank) * 8 + (file))
+#define GAME_BIT(sq) (1ULL << (sq))
 
-typedef struct game {
+typedef struct game_state {
     tb_pos pos;        /* pieces, en passant, side to move (rule50 unused) */
     uint64_t promoted; /* python-chess's Board.promoted */
     uint64_t castling; /* python-chess's Board.castling_rights */
     uint32_t halfmove, fullmove;
     uint32_t pushed;   /* moves made: python-chess cleans rights before the first */
-} game;
+} game_state;
 
 /* A move as python-chess's Board.push receives it internally: a castling
  * move goes from the king to its rook (python-chess's _to_chess960). */
@@ -55,24 +55,24 @@ typedef struct game_move {
     uint16_t recorded;  /* from | to << 6 | promotion << 12, as python-chess's Move */
 } game_move;
 
-static uint64_t occupied(const game *g)
+static uint64_t game_occupied(const game_state *g)
 {
     return g->pos.color[TB_WHITE] | g->pos.color[TB_BLACK];
 }
 
-static int piece_type_at(const tb_pos *pos, int sq)
+static int game_piece_at(const tb_pos *pos, int sq)
 {
     for (int t = TB_PAWN; t <= TB_KING; t++)
-        if (pos->type[t] & BIT(sq))
+        if (pos->type[t] & GAME_BIT(sq))
             return t;
     return 0;
 }
 
 /* python-chess's _remove_piece_at: the type that stood there (0: none). */
-static int remove_piece(game *g, int sq)
+static int game_remove_piece(game_state *g, int sq)
 {
-    int t = piece_type_at(&g->pos, sq);
-    uint64_t mask = ~BIT(sq);
+    int t = game_piece_at(&g->pos, sq);
+    uint64_t mask = ~GAME_BIT(sq);
     if (t)
         g->pos.type[t] &= mask;
     g->pos.color[TB_WHITE] &= mask;
@@ -82,34 +82,34 @@ static int remove_piece(game *g, int sq)
 }
 
 /* python-chess's _set_piece_at. */
-static void set_piece(game *g, int sq, int type, int color, int promoted)
+static void game_set_piece(game_state *g, int sq, int type, int color, int promoted)
 {
-    remove_piece(g, sq);
-    g->pos.type[type] |= BIT(sq);
-    g->pos.color[color] |= BIT(sq);
+    game_remove_piece(g, sq);
+    g->pos.type[type] |= GAME_BIT(sq);
+    g->pos.color[color] |= GAME_BIT(sq);
     if (promoted)
-        g->promoted |= BIT(sq);
+        g->promoted |= GAME_BIT(sq);
 }
 
 /* python-chess's clean_castling_rights() for standard chess. */
-static uint64_t clean_castling(const game *g)
+static uint64_t game_clean_castling(const game_state *g)
 {
     if (g->pushed)
         return g->castling;
     const tb_pos *p = &g->pos;
     uint64_t rights = g->castling & p->type[TB_ROOK];
-    uint64_t white = rights & TB_RANK_1 & p->color[TB_WHITE] & (BIT(0) | BIT(7));
-    uint64_t black = rights & TB_RANK_8 & p->color[TB_BLACK] & (BIT(56) | BIT(63));
+    uint64_t white = rights & TB_RANK_1 & p->color[TB_WHITE] & (GAME_BIT(0) | GAME_BIT(7));
+    uint64_t black = rights & TB_RANK_8 & p->color[TB_BLACK] & (GAME_BIT(56) | GAME_BIT(63));
     uint64_t kings = p->type[TB_KING] & ~g->promoted;
-    if (!(p->color[TB_WHITE] & kings & BIT(4)))
+    if (!(p->color[TB_WHITE] & kings & GAME_BIT(4)))
         white = 0;
-    if (!(p->color[TB_BLACK] & kings & BIT(60)))
+    if (!(p->color[TB_BLACK] & kings & GAME_BIT(60)))
         black = 0;
     return white | black;
 }
 
 /* The side to move's king is not attacked after the (non-castling) move. */
-static int leaves_king_safe(const tb_pos *pos, tb_move m)
+static int game_king_safe(const tb_pos *pos, tb_move m)
 {
     tb_pos child;
     tb_do_move(pos, m, &child);
@@ -120,7 +120,7 @@ static int leaves_king_safe(const tb_pos *pos, tb_move m)
 
 /* Any of the squares of `path` attacked by the side not to move, with
  * `occ` as the blockers (python-chess's _attacked_for_king). */
-static int attacked(const tb_pos *pos, uint64_t path, uint64_t occ)
+static int game_attacked(const tb_pos *pos, uint64_t path, uint64_t occ)
 {
     for (; path; path &= path - 1)
         if (tb_attackers(pos, bb_lsb(path), !pos->turn, occ))
@@ -129,10 +129,10 @@ static int attacked(const tb_pos *pos, uint64_t path, uint64_t occ)
 }
 
 /* Squares strictly between two squares of one rank. */
-static uint64_t between_on_rank(int a, int b)
+static uint64_t game_between(int a, int b)
 {
     int lo = a < b ? a : b, hi = a < b ? b : a;
-    return (BIT(hi) - 1) & ~(BIT(lo + 1) - 1);
+    return (GAME_BIT(hi) - 1) & ~(GAME_BIT(lo + 1) - 1);
 }
 
 /*
@@ -141,7 +141,7 @@ static uint64_t between_on_rank(int a, int b)
  * (python-chess finds none: IllegalMoveError) or -1 (rights that standard
  * play cannot leave: not followed here).
  */
-static int find_castling(const game *g, int kingside, game_move *out)
+static int game_find_castling(const game_state *g, int kingside, game_move *out)
 {
     const tb_pos *p = &g->pos;
     int us = p->turn;
@@ -150,30 +150,30 @@ static int find_castling(const game *g, int kingside, game_move *out)
     king &= 0 - king;
     if (!king)
         return 0;
-    uint64_t rights = clean_castling(g) & backrank;
+    uint64_t rights = game_clean_castling(g) & backrank;
     if (!rights)
         return 0;
     int king_sq = bb_lsb(king), home = us == TB_WHITE ? 4 : 60;
-    uint64_t corners = us == TB_WHITE ? BIT(0) | BIT(7) : BIT(56) | BIT(63);
+    uint64_t corners = us == TB_WHITE ? GAME_BIT(0) | GAME_BIT(7) : GAME_BIT(56) | GAME_BIT(63);
     uint64_t rooks = p->type[TB_ROOK] & p->color[us] & ~g->promoted;
     if (king_sq != home || (rights & ~corners) || (rights & ~rooks))
         return -1;
-    uint64_t occ = occupied(g);
+    uint64_t occ = game_occupied(g);
     /* python-chess scans the rights from the highest square down and keeps
      * the first move on the wanted side: the h-rook for O-O, the a-rook
      * for O-O-O (each side has one corner). */
     int rook_sq = kingside ? home + 3 : home - 4;
-    if (!(rights & BIT(rook_sq)))
+    if (!(rights & GAME_BIT(rook_sq)))
         return 0;
-    uint64_t rook = BIT(rook_sq);
+    uint64_t rook = GAME_BIT(rook_sq);
     int king_to = kingside ? home + 2 : home - 2;
     int rook_to = kingside ? home + 1 : home - 1;
-    uint64_t king_path = between_on_rank(king_sq, king_to);
-    uint64_t rook_path = between_on_rank(rook_sq, rook_to);
-    if ((occ ^ king ^ rook) & (king_path | rook_path | BIT(king_to) | BIT(rook_to)))
+    uint64_t king_path = game_between(king_sq, king_to);
+    uint64_t rook_path = game_between(rook_sq, rook_to);
+    if ((occ ^ king ^ rook) & (king_path | rook_path | GAME_BIT(king_to) | GAME_BIT(rook_to)))
         return 0;
-    if (attacked(p, king_path | king, occ ^ king) ||
-        attacked(p, BIT(king_to), occ ^ king ^ rook ^ BIT(rook_to)))
+    if (game_attacked(p, king_path | king, occ ^ king) ||
+        game_attacked(p, GAME_BIT(king_to), occ ^ king ^ rook ^ GAME_BIT(rook_to)))
         return 0;
     out->from = (uint8_t)king_sq;
     out->to = (uint8_t)rook_sq;
@@ -185,15 +185,15 @@ static int find_castling(const game *g, int kingside, game_move *out)
 
 /* ---- SAN tokens ------------------------------------------------------------ */
 
-typedef struct san {
+typedef struct game_san {
     int piece;     /* 0: none given, else TB_KNIGHT .. TB_KING */
     int file;      /* -1: none given */
     int rank;      /* -1: none given */
     int to;
     int promotion; /* 0: none given, else TB_KNIGHT .. TB_KING */
-} san;
+} game_san;
 
-static int piece_letter(char c)
+static int san_piece_letter(char c)
 {
     switch (c) {
     case 'N': return TB_KNIGHT;
@@ -205,15 +205,15 @@ static int piece_letter(char c)
     }
 }
 
-static int promotion_letter(char c)
+static int san_promotion_letter(char c)
 {
     if (c >= 'a' && c <= 'z')
         c = (char)(c - 'a' + 'A');
-    return piece_letter(c);
+    return san_piece_letter(c);
 }
 
-static int is_file(char c) { return c >= 'a' && c <= 'h'; }
-static int is_rank(char c) { return c >= '1' && c <= '8'; }
+static int san_is_file(char c) { return c >= 'a' && c <= 'h'; }
+static int san_is_rank(char c) { return c >= '1' && c <= '8'; }
 
 /*
  * Split a token as python-chess's
@@ -222,26 +222,26 @@ static int is_rank(char c) { return c >= '1' && c <= '8'; }
  * split that reaches the end wins (the regex engine's backtracking order).
  * Returns 1 and fills *out on a match.
  */
-static int split_san(const char *t, size_t n, san *out)
+static int san_split(const char *t, size_t n, game_san *out)
 {
     for (int with_piece = 1; with_piece >= 0; with_piece--) {
         size_t i0 = 0;
         if (with_piece) {
-            if (n < 1 || !piece_letter(t[0]))
+            if (n < 1 || !san_piece_letter(t[0]))
                 continue;
             i0 = 1;
         }
         for (int with_file = 1; with_file >= 0; with_file--) {
             size_t i1 = i0;
             if (with_file) {
-                if (i1 >= n || !is_file(t[i1]))
+                if (i1 >= n || !san_is_file(t[i1]))
                     continue;
                 i1++;
             }
             for (int with_rank = 1; with_rank >= 0; with_rank--) {
                 size_t i2 = i1;
                 if (with_rank) {
-                    if (i2 >= n || !is_rank(t[i2]))
+                    if (i2 >= n || !san_is_rank(t[i2]))
                         continue;
                     i2++;
                 }
@@ -252,7 +252,7 @@ static int split_san(const char *t, size_t n, san *out)
                             continue;
                         i3++;
                     }
-                    if (i3 + 2 > n || !is_file(t[i3]) || !is_rank(t[i3 + 1]))
+                    if (i3 + 2 > n || !san_is_file(t[i3]) || !san_is_rank(t[i3 + 1]))
                         continue;
                     size_t i4 = i3 + 2;
                     /* (=?[nbrqkNBRQK])?: with "=", without, absent. */
@@ -260,23 +260,23 @@ static int split_san(const char *t, size_t n, san *out)
                         size_t i5 = i4;
                         int promotion = 0;
                         if (form == 0) {
-                            if (i5 + 2 > n || t[i5] != '=' || !promotion_letter(t[i5 + 1]))
+                            if (i5 + 2 > n || t[i5] != '=' || !san_promotion_letter(t[i5 + 1]))
                                 continue;
-                            promotion = promotion_letter(t[i5 + 1]);
+                            promotion = san_promotion_letter(t[i5 + 1]);
                             i5 += 2;
                         } else if (form == 1) {
-                            if (i5 >= n || !promotion_letter(t[i5]))
+                            if (i5 >= n || !san_promotion_letter(t[i5]))
                                 continue;
-                            promotion = promotion_letter(t[i5]);
+                            promotion = san_promotion_letter(t[i5]);
                             i5++;
                         }
                         /* [\+#]?\Z */
                         if (!(i5 == n || (i5 + 1 == n && (t[i5] == '+' || t[i5] == '#'))))
                             continue;
-                        out->piece = with_piece ? piece_letter(t[0]) : 0;
+                        out->piece = with_piece ? san_piece_letter(t[0]) : 0;
                         out->file = with_file ? t[i0] - 'a' : -1;
                         out->rank = with_rank ? t[i1] - '1' : -1;
-                        out->to = SQ(t[i3] - 'a', t[i3 + 1] - '1');
+                        out->to = GAME_SQ(t[i3] - 'a', t[i3 + 1] - '1');
                         out->promotion = promotion;
                         return 1;
                     }
@@ -287,27 +287,27 @@ static int split_san(const char *t, size_t n, san *out)
     return 0;
 }
 
-static int token_is(const char *t, size_t n, const char *word)
+static int san_token_is(const char *t, size_t n, const char *word)
 {
     return strlen(word) == n && memcmp(t, word, n) == 0;
 }
 
 /* 1: kingside castling, 2: queenside, 0: neither (python-chess's lists). */
-static int castling_token(const char *t, size_t n)
+static int san_castling(const char *t, size_t n)
 {
     static const char *const king_side[] = {"O-O", "O-O+", "O-O#", "0-0", "0-0+", "0-0#"};
     static const char *const queen_side[] = {"O-O-O", "O-O-O+", "O-O-O#",
                                              "0-0-0", "0-0-0+", "0-0-0#"};
     for (int i = 0; i < 6; i++) {
-        if (token_is(t, n, king_side[i]))
+        if (san_token_is(t, n, king_side[i]))
             return 1;
-        if (token_is(t, n, queen_side[i]))
+        if (san_token_is(t, n, queen_side[i]))
             return 2;
     }
     return 0;
 }
 
-static uint64_t attacks_of(int type, int sq, uint64_t occ)
+static uint64_t game_attacks(int type, int sq, uint64_t occ)
 {
     switch (type) {
     case TB_KNIGHT: return bb_knight_attacks(sq);
@@ -318,15 +318,15 @@ static uint64_t attacks_of(int type, int sq, uint64_t occ)
     }
 }
 
-typedef struct matches {
+typedef struct game_matches {
     int count;
     game_move move;
-} matches;
+} game_matches;
 
 /* Count a legal candidate whose promotion is the token's. */
-static void consider(const tb_pos *pos, tb_move m, int promotion, matches *found)
+static void game_consider(const tb_pos *pos, tb_move m, int promotion, game_matches *found)
 {
-    if (m.promo != promotion || !leaves_king_safe(pos, m))
+    if (m.promo != promotion || !game_king_safe(pos, m))
         return;
     if (found->count++ == 0) {
         found->move.from = m.from;
@@ -337,17 +337,17 @@ static void consider(const tb_pos *pos, tb_move m, int promotion, matches *found
     }
 }
 
-static void consider_pawn(const tb_pos *pos, tb_move m, int promotion, matches *found)
+static void game_consider_pawn(const tb_pos *pos, tb_move m, int promotion, game_matches *found)
 {
-    if (BIT(m.to) & (TB_RANK_1 | TB_RANK_8)) {
+    if (GAME_BIT(m.to) & (TB_RANK_1 | TB_RANK_8)) {
         /* python-chess generates the four promotions; one can match. */
         if (promotion >= TB_KNIGHT && promotion <= TB_QUEEN) {
             m.promo = (uint8_t)promotion;
-            consider(pos, m, promotion, found);
+            game_consider(pos, m, promotion, found);
         }
         return;
     }
-    consider(pos, m, promotion, found);
+    game_consider(pos, m, promotion, found);
 }
 
 /*
@@ -355,18 +355,18 @@ static void consider_pawn(const tb_pos *pos, tb_move m, int promotion, matches *
  * squares given" pawn-less form.  Returns 1 (move found), 0 (illegal), 2
  * (ambiguous) or -1 (a form not followed here).
  */
-static int resolve_san(const game *g, const san *s, game_move *out)
+static int game_resolve_san(const game_state *g, const game_san *s, game_move *out)
 {
     const tb_pos *p = &g->pos;
     int us = p->turn;
     uint64_t ours = p->color[us], theirs = p->color[!us], occ = ours | theirs;
-    uint64_t to_mask = BIT(s->to) & ~ours;
+    uint64_t to_mask = GAME_BIT(s->to) & ~ours;
     uint64_t from_mask = ~0ULL;
     if (s->file >= 0)
         from_mask &= TB_FILE_A << s->file;
     if (s->rank >= 0)
         from_mask &= TB_RANK_1 << (8 * s->rank);
-    matches found = {0, {0, 0, 0, 0, 0}};
+    game_matches found = {0, {0, 0, 0, 0, 0}};
     if (!to_mask)
         return 0;
 
@@ -374,11 +374,11 @@ static int resolve_san(const game *g, const san *s, game_move *out)
         uint64_t movers = from_mask & ours & p->type[s->piece];
         for (; movers; movers &= movers - 1) {
             int from = bb_lsb(movers);
-            if (!(attacks_of(s->piece, from, occ) & to_mask))
+            if (!(game_attacks(s->piece, from, occ) & to_mask))
                 continue;
             tb_move m = {(uint8_t)from, (uint8_t)s->to, (uint8_t)s->piece, 0,
                          (uint8_t)(theirs & to_mask ? TB_MOVE_CAPTURE : 0)};
-            consider(p, m, s->promotion, &found);
+            game_consider(p, m, s->promotion, &found);
         }
     } else if (s->file >= 0 && s->rank >= 0) {
         return -1; /* python-chess's find_move: not followed here */
@@ -392,29 +392,29 @@ static int resolve_san(const game *g, const san *s, game_move *out)
             if (bb_pawn_attacks(from, us) & theirs & to_mask) {
                 tb_move m = {(uint8_t)from, (uint8_t)s->to, TB_PAWN, 0,
                              TB_MOVE_CAPTURE | TB_MOVE_PAWN};
-                consider_pawn(p, m, s->promotion, &found);
+                game_consider_pawn(p, m, s->promotion, &found);
             }
             /* En passant: python-chess's generate_pseudo_legal_ep. */
-            if (p->ep && (to_mask & BIT(p->ep)) && !(occ & BIT(p->ep)) &&
-                (bb_pawn_attacks(from, us) & BIT(p->ep)) &&
+            if (p->ep && (to_mask & GAME_BIT(p->ep)) && !(occ & GAME_BIT(p->ep)) &&
+                (bb_pawn_attacks(from, us) & GAME_BIT(p->ep)) &&
                 (from >> 3) == (us == TB_WHITE ? 4 : 3)) {
                 tb_move m = {(uint8_t)from, p->ep, TB_PAWN, 0,
                              TB_MOVE_CAPTURE | TB_MOVE_PAWN | TB_MOVE_EP};
-                consider(p, m, s->promotion, &found);
+                game_consider(p, m, s->promotion, &found);
             }
             int one = from + step;
-            if (one < 0 || one > 63 || (occ & BIT(one)))
+            if (one < 0 || one > 63 || (occ & GAME_BIT(one)))
                 continue;
-            if (to_mask & BIT(one)) {
+            if (to_mask & GAME_BIT(one)) {
                 tb_move m = {(uint8_t)from, (uint8_t)one, TB_PAWN, 0, TB_MOVE_PAWN};
-                consider_pawn(p, m, s->promotion, &found);
+                game_consider_pawn(p, m, s->promotion, &found);
             }
             int two = one + step;
-            if ((from >> 3) == (us == TB_WHITE ? 1 : 6) && !(occ & BIT(two)) &&
-                (to_mask & BIT(two))) {
+            if ((from >> 3) == (us == TB_WHITE ? 1 : 6) && !(occ & GAME_BIT(two)) &&
+                (to_mask & GAME_BIT(two))) {
                 tb_move m = {(uint8_t)from, (uint8_t)two, TB_PAWN, 0,
                              TB_MOVE_PAWN | TB_MOVE_DOUBLE};
-                consider(p, m, s->promotion, &found);
+                game_consider(p, m, s->promotion, &found);
             }
         }
     }
@@ -429,13 +429,13 @@ static int resolve_san(const game *g, const san *s, game_move *out)
 /* ---- pushing ---------------------------------------------------------------- */
 
 /* python-chess's Board.push for a legal move of standard chess. */
-static void push(game *g, const game_move *m)
+static void game_push(game_state *g, const game_move *m)
 {
     tb_pos *p = &g->pos;
     int us = p->turn;
-    uint64_t from_bb = BIT(m->from), to_bb = BIT(m->to);
+    uint64_t from_bb = GAME_BIT(m->from), to_bb = GAME_BIT(m->to);
 
-    g->castling = clean_castling(g);
+    g->castling = game_clean_castling(g);
     int ep = p->ep;
     p->ep = 0;
     g->halfmove++;
@@ -446,9 +446,9 @@ static void push(game *g, const game_move *m)
         g->halfmove = 0;
 
     int promoted = (g->promoted & from_bb) != 0;
-    int piece = remove_piece(g, m->from);
+    int piece = game_remove_piece(g, m->from);
     int capture_sq = m->to;
-    int captured = piece_type_at(p, capture_sq);
+    int captured = game_piece_at(p, capture_sq);
 
     g->castling &= ~to_bb & ~from_bb;
     if (piece == TB_KING && !promoted) {
@@ -469,7 +469,7 @@ static void push(game *g, const game_move *m)
         } else if (m->to == ep && ep && (diff == 7 || diff == 9 || diff == -7 || diff == -9) &&
                    !captured) {
             capture_sq = ep + (us == TB_WHITE ? -8 : 8);
-            remove_piece(g, capture_sq);
+            game_remove_piece(g, capture_sq);
         }
     }
     if (m->promotion) {
@@ -479,12 +479,12 @@ static void push(game *g, const game_move *m)
     if (piece == TB_KING && (p->color[us] & to_bb)) {
         int a_side = (m->to & 7) < (m->from & 7);
         int rank = us == TB_WHITE ? 0 : 56;
-        remove_piece(g, m->from);
-        remove_piece(g, m->to);
-        set_piece(g, rank + (a_side ? 2 : 6), TB_KING, us, 0);
-        set_piece(g, rank + (a_side ? 3 : 5), TB_ROOK, us, 0);
+        game_remove_piece(g, m->from);
+        game_remove_piece(g, m->to);
+        game_set_piece(g, rank + (a_side ? 2 : 6), TB_KING, us, 0);
+        game_set_piece(g, rank + (a_side ? 3 : 5), TB_ROOK, us, 0);
     } else {
-        set_piece(g, m->to, piece, us, promoted);
+        game_set_piece(g, m->to, piece, us, promoted);
     }
     p->turn = (uint8_t)!us;
     g->pushed++;
@@ -493,7 +493,7 @@ static void push(game *g, const game_move *m)
 /* ---- the replay --------------------------------------------------------------- */
 
 /* A start position python-chess reads as this replay does (see below). */
-static int start_is_valid(const fathom_game_position *s, game *g)
+static int game_start_valid(const fathom_game_position *s, game_state *g)
 {
     if (s->turn > 1 || s->ep > 63)
         return 0;
@@ -516,7 +516,7 @@ static int start_is_valid(const fathom_game_position *s, game *g)
     return 1;
 }
 
-static void record(fathom_tb *tb, const game *g, int probe, fathom_game_position *r)
+static void game_record(fathom_tb *tb, const game_state *g, int probe, fathom_game_position *r)
 {
     const tb_pos *p = &g->pos;
     r->white = p->color[TB_WHITE];
@@ -544,7 +544,7 @@ static void record(fathom_tb *tb, const game *g, int probe, fathom_game_position
 }
 
 /* The next space-separated token of sans[*at .. len), or 0 at the end. */
-static int next_token(const char *sans, size_t len, size_t *at, const char **t, size_t *n)
+static int san_next_token(const char *sans, size_t len, size_t *at, const char **t, size_t *n)
 {
     size_t i = *at;
     while (i < len && sans[i] == ' ')
@@ -561,17 +561,17 @@ static int next_token(const char *sans, size_t len, size_t *at, const char **t, 
 }
 
 /* Read one token into a move (fathom_game_stop on failure). */
-static int read_move(const game *g, const char *t, size_t n, game_move *m)
+static int game_read_move(const game_state *g, const char *t, size_t n, game_move *m)
 {
-    int side = castling_token(t, n);
+    int side = san_castling(t, n);
     int found;
     if (side) {
-        found = find_castling(g, side == 1, m);
+        found = game_find_castling(g, side == 1, m);
     } else {
-        san s;
-        if (!split_san(t, n, &s))
+        game_san s;
+        if (!san_split(t, n, &s))
             return FATHOM_GAME_STOP_TOKEN; /* null moves, drops, unknown */
-        found = resolve_san(g, &s, m);
+        found = game_resolve_san(g, &s, m);
     }
     if (found == 1)
         return FATHOM_GAME_DONE;
@@ -594,8 +594,8 @@ int fathom_game_replay(fathom_tb *tb, const fathom_game_position *start,
     summary->records = 0;
     if (start == NULL || out == NULL || (sans == NULL && len))
         return FATHOM_GAME_STOP_ARGUMENT;
-    game g;
-    if (!start_is_valid(start, &g))
+    game_state g;
+    if (!game_start_valid(start, &g))
         return FATHOM_GAME_STOP_START;
 
     int record_all = (flags & FATHOM_GAME_RECORD_ALL) != 0;
@@ -604,20 +604,20 @@ int fathom_game_replay(fathom_tb *tb, const fathom_game_position *start,
     int32_t first = -1;
     for (;;) {
         if (first < 0 && !g.castling &&
-            (unsigned)tb_popcount(occupied(&g)) <= largest)
+            (unsigned)tb_popcount(game_occupied(&g)) <= largest)
             first = (int32_t)index;
         const char *t = NULL;
         size_t n = 0;
-        int more = next_token(sans, len, &at, &t, &n);
+        int more = san_next_token(sans, len, &at, &t, &n);
         game_move m = {0, 0, 0, 0, 0};
         int stop = FATHOM_GAME_DONE;
         if (more)
-            stop = read_move(&g, t, n, &m);
+            stop = game_read_move(&g, t, n, &m);
         if (first >= 0 || record_all) {
             if (records >= cap)
                 stop = FATHOM_GAME_STOP_ROOM;
             else {
-                record(tb, &g, first >= 0, &out[records]);
+                game_record(tb, &g, first >= 0, &out[records]);
                 if (more && stop == FATHOM_GAME_DONE)
                     out[records].move = m.recorded;
                 records++;
@@ -632,7 +632,7 @@ int fathom_game_replay(fathom_tb *tb, const fathom_game_position *start,
             return FATHOM_GAME_DONE;
         if (index >= 0x7fffffffu)
             return FATHOM_GAME_STOP_ROOM;
-        push(&g, &m);
+        game_push(&g, &m);
         index++;
     }
 }
