@@ -406,10 +406,10 @@ def _replay_start(headers: dict[str, str]) -> Any:
     up from the headers; None where the replay must not try (a FEN
     python-chess refuses, Chess960)."""
     fen = headers.get("FEN")
-    chess960 = "Variant" in headers and chess.pgn.Headers(headers).is_chess960()
-    if fen is None and not chess960:
+    if fen is None and "Variant" not in headers:
         return _STANDARD_START
     try:
+        chess960 = "Variant" in headers and chess.pgn.Headers(headers).is_chess960()
         board = chess.Board(chess.STARTING_FEN if fen is None else fen, chess960=chess960)
     except Exception:  # python-chess's reader reports it (ValueError) or raises it
         return None
