@@ -425,6 +425,27 @@ def game_start(white: int, black: int, kings: int, queens: int, rooks: int, bish
     return start
 
 
+def game_start_from_fen(fen: str) -> Any:
+    """A start position for :func:`game_replay` from a FEN the C parser
+    (``fathom_parse_fen``) reads as python-chess 1.11's ``Board(fen)`` does:
+    six or four fields, no castling rights.  None for any other FEN (the
+    caller then asks python-chess): castling fields (python-chess's rules
+    for them are its own), EPD or counters past the C parser's range."""
+    if not fen.isascii():
+        return None
+    data = fen.encode("ascii")
+    board = ffi.new("fathom_board *")
+    if lib.fathom_parse_fen(data, len(data), board) != lib.FATHOM_FEN_OK or board.castling:
+        return None
+    start = ffi.new("fathom_game_position *")
+    start.white, start.black, start.kings = board.white, board.black, board.kings
+    start.queens, start.rooks, start.bishops = board.queens, board.rooks, board.bishops
+    start.knights, start.pawns = board.knights, board.pawns
+    start.ep, start.turn = board.ep, board.turn
+    start.halfmove, start.fullmove = board.halfmove, board.fullmove
+    return start
+
+
 class GameReplay(NamedTuple):
     """What ``fathom_game_replay`` did: ``stop`` is GAME_DONE or why it
     stopped; ``records[0:written]`` the position records (from position

@@ -406,8 +406,12 @@ def _replay_start(headers: dict[str, str]) -> Any:
     up from the headers; None where the replay must not try (a FEN
     python-chess refuses, Chess960)."""
     fen = headers.get("FEN")
-    if fen is None and "Variant" not in headers:
-        return _STANDARD_START
+    if "Variant" not in headers:
+        if fen is None:
+            return _STANDARD_START
+        start = _ll.game_start_from_fen(fen)
+        if start is not None:
+            return start
     try:
         chess960 = "Variant" in headers and chess.pgn.Headers(headers).is_chess960()
         board = chess.Board(chess.STARTING_FEN if fen is None else fen, chess960=chess960)

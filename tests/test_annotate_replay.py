@@ -423,6 +423,37 @@ def test_replay_survives_hostile_input() -> None:
                                   ffi.NULL) == lib.FATHOM_GAME_STOP_ARGUMENT
 
 
+def test_fen_starts_are_python_chess_boards() -> None:
+    """The C FEN parser gives the replay's start for FEN headers it reads as
+    python-chess does (no castling field), and gives up on the rest: its
+    start is python-chess's Board(fen), field by field, or None."""
+    from pyfathom import _lowlevel as _ll
+
+    rng = random.Random(3)
+    bases = ["7k/R7/6K1/8/8/8/8/8 w - - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 50",
+             "8/8/8/8/8/8/8/8 b - - 65535 0", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]
+    edits = [lambda f: f, lambda f: " " + f + "\t", lambda f: " ".join(f.split()[:4]),
+             lambda f: " ".join(f.split()[:5]), lambda f: f.replace(" ", "  "),
+             lambda f: f + " x", lambda f: f.replace(" 0 ", " 65536 "),
+             lambda f: f.replace(" 0 ", " +1 "), lambda f: f.replace("8/", "44/", 1),
+             lambda f: f.replace("K", "K~", 1), lambda f: f.replace(" - ", " e3 ", 1),
+             lambda f: f.replace(" w ", " W "), lambda f: f.replace("/", "/\u0662", 1),
+             lambda f: f.replace(" - ", " qK ", 1), lambda f: f.replace(" 1", " 0")]
+    taken = 0
+    for _ in range(400):
+        fen = rng.choice(edits)(rng.choice(edits)(rng.choice(bases)))
+        start = _ll.game_start_from_fen(fen)
+        try:
+            board = chess.Board(fen)
+        except ValueError:
+            assert start is None, fen
+            continue
+        if start is not None:
+            assert _record_state(start) == _state(board), fen
+            taken += 1
+    assert taken > 50
+
+
 # ---- annotate: the fast path against python-chess reading every game ----------------
 
 
