@@ -531,28 +531,31 @@ def _movetext_start(lines: list[str]) -> int:
     """Index of the line where python-chess's reader starts the movetext
     (after leading blank/comment lines and the headers), or -1."""
     n = len(lines)
-
-    def line_at(i: int) -> str:
-        return lines[i].lstrip("\ufeff") if i == 0 else lines[i]
-
+    if not n:
+        return -1
     i = 0
-    while i < n and (line_at(i).isspace() or line_at(i).startswith(("%", ";"))):
+    line = lines[0].lstrip("\ufeff")  # python-chess strips the first line read
+    while line.isspace() or line[:1] in _COMMENT_LINES:
         i += 1
+        if i == n:
+            return -1
+        line = lines[i]
     empty = 0
-    while i < n:
-        line = line_at(i)
-        if line.startswith("%") or line.startswith(";"):
-            i += 1
-            continue
-        if empty < 1 and line.isspace():
-            empty += 1
-            i += 1
-            continue
-        if not line.startswith("["):
-            return i
-        empty = 0
+    while True:
+        head = line[:1]
+        if head == "[":
+            empty = 0
+        elif head not in _COMMENT_LINES:
+            if empty or not line.isspace():
+                return i
+            empty = 1  # up to one blank line between headers
         i += 1
-    return -1
+        if i == n:
+            return -1
+        line = lines[i]
+
+
+_COMMENT_LINES = ("%", ";")
 
 
 def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:

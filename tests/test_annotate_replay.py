@@ -43,13 +43,22 @@ from conftest import SANITIZED
 # ---- the text scan and the reader's game boundaries --------------------------------
 
 
-class _TokenVisitor(chess.pgn.BaseVisitor[list[str]]):
+class _TokenVisitor(chess.pgn.BaseVisitor[tuple[int, list[str]]]):
     """The mainline tokens python-chess's reader parses, as annotate's
     python-chess path sees them (variations skipped), whatever they are:
-    every token is taken as a null move, so no error stops the mainline."""
+    every token is taken as a null move, so no error stops the mainline;
+    and the line where the movetext starts (-1: none)."""
+
+    recorder: Any = None
 
     def __init__(self) -> None:
         self.tokens: list[str] = []
+        self.movetext_line = -1
+
+    def end_headers(self) -> None:
+        # The reader has just read the first movetext line, unless it met the end.
+        if not self.recorder.at_end:
+            self.movetext_line = len(self.recorder.lines) - 1
 
     def begin_variation(self) -> chess.pgn.SkipType:
         return chess.pgn.SKIP
@@ -60,8 +69,8 @@ class _TokenVisitor(chess.pgn.BaseVisitor[list[str]]):
     def parse_san(self, board: chess.Board, san: str) -> chess.Move:
         return chess.Move.null()
 
-    def result(self) -> list[str]:
-        return self.tokens
+    def result(self) -> tuple[int, list[str]]:
+        return self.movetext_line, self.tokens
 
 
 _FRAGMENTS = [
@@ -98,7 +107,17 @@ def _reader_games(text: str, visitor: Any) -> list[tuple[list[str], Any]]:
     """(lines, visitor result) per game, read by python-chess's reader."""
     from pyfathom.annotate import _LineRecorder
 
-    recorder = _LineRecorder(io.StringIO(text, newline=""))
+    class Recorder(_LineRecorder):
+        at_end = False
+
+        def readline(self) -> str:
+            line = super().readline()
+            self.at_end = not line
+            return line
+
+    recorder = Recorder(io.StringIO(text, newline=""))
+    if visitor is _TokenVisitor:
+        visitor.recorder = recorder
     games = []
     while True:
         result = chess.pgn.read_game(recorder, Visitor=visitor)  # type: ignore[arg-type]
@@ -113,7 +132,7 @@ def test_scan_finds_the_tokens_python_chess_parses() -> None:
     same lines as the reader parsing it, and the scan of those lines finds
     the tokens it parses (where no line ends with a lone CR, which annotate
     leaves to python-chess)."""
-    from pyfathom.annotate import _HeaderReader, _mainline_spans
+    from pyfathom.annotate import _HeaderReader, _mainline_spans, _movetext_start
 
     rng = random.Random(16)
     compared = tokens_seen = 0
@@ -122,7 +141,8 @@ def test_scan_finds_the_tokens_python_chess_parses() -> None:
         parsed = _reader_games(text, _TokenVisitor)
         skipped = _reader_games(text, _HeaderReader)
         assert [lines for lines, _ in skipped] == [lines for lines, _ in parsed], repr(text)
-        for lines, tokens in parsed:
+        for lines, (movetext_line, tokens) in parsed:
+            assert _movetext_start(lines) == movetext_line, repr("".join(lines))
             if any(line.endswith("\r") for line in lines):
                 continue
             start, spans = _mainline_spans(lines)
