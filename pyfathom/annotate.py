@@ -35,7 +35,7 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, NamedTuple, Optional, TextIO, cast
+from typing import IO, Any, Callable, NamedTuple, Optional, Protocol, TextIO, cast
 
 import chess
 import chess.pgn
@@ -241,9 +241,14 @@ class _Game:
         """The side to move at position ``index`` (a covered one)."""
         raise NotImplementedError
 
-    def text_spans(self, lines: list[str]) -> tuple[int, list[_Span]]:
-        """:func:`_mainline_spans` of the game's lines."""
-        return _mainline_spans(lines)
+    def text_spans(self, lines: list[str]) -> Optional[tuple[int, _Spans]]:
+        """Where the mainline's moves are in the game's lines, as
+        :func:`_mainline_spans` finds them; None when there is no movetext
+        or the scan does not find the tokens python-chess's reader parsed."""
+        start, spans = _mainline_spans(lines)
+        if start < 0 or [s.token for s in spans] != self.tokens:
+            return None
+        return start, spans
 
 
 class _GameReader(chess.pgn.BaseVisitor["_GameReader"], _Game):
@@ -425,7 +430,7 @@ def _replay_start(headers: dict[str, str]) -> Any:
 class _ReplayedGame(_Game):
     """A game whose mainline the C core replayed (:func:`_replay`)."""
 
-    def __init__(self, headers: dict[str, str], start: int, spans: list[_Span],
+    def __init__(self, headers: dict[str, str], start: int, moves: list[re.Match[str]],
                  tokens: list[str], replay: _ll.GameReplay) -> None:
         self.headers = headers
         self.tokens = tokens
@@ -433,7 +438,8 @@ class _ReplayedGame(_Game):
         self.first = replay.first
         self.errors = []
         self.skip_reason = None
-        self._spans = (start, spans)
+        self._start = start
+        self._moves = moves
         self._records = replay.records
         probes: list[Optional[_Probed]] = []
         failures: list[tuple[int, int]] = []
@@ -460,8 +466,8 @@ class _ReplayedGame(_Game):
     def turn_at(self, index: int) -> chess.Color:
         return bool(self._records[index - self.first].turn == 1)
 
-    def text_spans(self, lines: list[str]) -> tuple[int, list[_Span]]:
-        return self._spans
+    def text_spans(self, lines: list[str]) -> Optional[tuple[int, _Spans]]:
+        return None if self._start < 0 else (self._start, _MatchSpans(self._start, self._moves))
 
 
 def _replay(handle: Any, largest: int, headers: dict[str, str],
@@ -470,14 +476,14 @@ def _replay(handle: Any, largest: int, headers: dict[str, str],
     start = _replay_start(headers)
     if start is None:
         return None
-    text_start, spans = _mainline_spans(lines)
-    tokens = [s.token for s in spans]
-    if spans and any(line.endswith("\r") for line in lines):
+    text_start, moves = _mainline_matches(lines)
+    tokens = [m[1] for m in moves]
+    if moves and any(line.endswith("\r") for line in lines):
         return None  # a lone "\r" ended a line for python-chess's reader, not for the scan
     replay = _ll.game_replay(handle, start, " ".join(tokens).encode("ascii"), largest)
     if replay.stop != _ll.GAME_DONE:
         return None
-    return _ReplayedGame(headers, text_start, spans, tokens, replay)
+    return _ReplayedGame(headers, text_start, moves, tokens, replay)
 
 
 def _read_with_python_chess(pinned: Any, largest: int, lines: list[str]) -> _GameReader:
@@ -565,8 +571,15 @@ def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:
 
     Tokens as the reader splits them (comments, ``%`` lines, variations,
     NAGs, results), so that the n-th span is the token of the n-th mainline
-    move; the caller checks the tokens against those the reader parsed.
+    move.
     """
+    base, moves = _mainline_matches(lines)
+    return base, [_Span(base + m.start(1), base + m.end(1), m[1]) for m in moves]
+
+
+def _mainline_matches(lines: list[str]) -> tuple[int, list[re.Match[str]]]:
+    """:func:`_mainline_spans` as (offset of the movetext, the matches of
+    :data:`_TOKENS` whose group 1 is a mainline move, in the movetext)."""
     first = _movetext_start(lines)
     if first < 0:
         return -1, []
@@ -576,21 +589,41 @@ def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:
         stripped = text.lstrip("\ufeff")
         base += len(text) - len(stripped)
         text = stripped
-    spans: list[_Span] = []
+    moves: list[re.Match[str]] = []
     skip_depth = 0
     for match in _TOKENS.finditer(text):
         kind = match.lastindex
         if kind == 1:  # a move
             if not skip_depth:
-                spans.append(_Span(base + match.start(1), base + match.end(1), match.group(1)))
+                moves.append(match)
         elif kind == 5:  # "(": python-chess skips variations after the first move
             if skip_depth:
                 skip_depth += 1
-            elif spans:
+            elif moves:
                 skip_depth = 1
         elif kind == 6 and skip_depth:  # ")"
             skip_depth -= 1
-    return base, spans
+    return base, moves
+
+
+class _Spans(Protocol):
+    """The spans of a game's mainline moves, by move index."""
+
+    def __getitem__(self, index: int) -> _Span: ...
+
+
+class _MatchSpans:
+    """:class:`_Span` s made when asked for, from :func:`_mainline_matches`."""
+
+    __slots__ = ("_base", "_moves")
+
+    def __init__(self, base: int, moves: list[re.Match[str]]) -> None:
+        self._base = base
+        self._moves = moves
+
+    def __getitem__(self, index: int) -> _Span:
+        match = self._moves[index]
+        return _Span(self._base + match.start(1), self._base + match.end(1), match[1])
 
 
 # ---- one game's annotations ------------------------------------------------------
@@ -847,9 +880,10 @@ def _nag_text(nag: int) -> str:
 def annotated_text(lines: list[str], reader: _Game, notes: GameNotes) -> Optional[str]:
     """The game's text with the notes inserted, or None when the moves
     cannot be located in the text (the caller then rewrites the game)."""
-    start, spans = reader.text_spans(lines)
-    if start < 0 or [s.token for s in spans] != reader.tokens:
+    located = reader.text_spans(lines)
+    if located is None:
         return None
+    start, spans = located
     text = "".join(lines)
     inserts: list[tuple[int, str]] = []
     if notes.first_verdict is not None:
