@@ -151,7 +151,7 @@ def test_scan_finds_the_tokens_python_chess_parses() -> None:
             assert all(joined[s.start:s.end] == s.token for s in spans)
             compared += 1
             tokens_seen += len(tokens)
-    assert compared > 1000 and tokens_seen > 5000
+    assert compared > (250 if SANITIZED else 1000) and tokens_seen > (1200 if SANITIZED else 5000)
 
 
 # ---- the replay against python-chess's boards --------------------------------------
@@ -291,7 +291,8 @@ def test_replay_follows_python_chess_ply_by_ply() -> None:
         covered = next((i for i, b in enumerate(boards) if not b.castling_rights), -1)
         assert replay.first == covered
         counts["plies"] += len(moves)
-    assert counts["castling"] > 50 and counts["ep"] > 50 and counts["underpromotion"] > 50
+    least = 10 if SANITIZED else 50
+    assert counts["castling"] > least and counts["ep"] > least and counts["underpromotion"] > least
 
 
 def test_replay_is_played_from_the_first_covered_position() -> None:
@@ -375,7 +376,7 @@ def test_replay_accepts_a_token_only_as_python_chess_does() -> None:
                 or _both_squares_without_piece(token))
             assert expected is None or left_to_python_chess, (board.fen(), token, expected)
             refused += 1
-    assert agreed > 2000 and refused > 2000
+    assert agreed > (400 if SANITIZED else 2000) and refused > (400 if SANITIZED else 2000)
     assert kinds == {"move", "castling", "IllegalMoveError", "InvalidMoveError",
                      "AmbiguousMoveError"}
 
@@ -562,8 +563,8 @@ def test_annotate_output_is_the_same_as_with_python_chess_reading(
         assert one[2] == other[2] and one[3] == other[3]
     games = fast[3]["games_read"]
     rows = list(csv.reader(io.StringIO(fast[1])))
-    assert games > 400 and len(rows) > 100 and fast[3]["broken_games"] >= 4
-    assert fast_partial[3]["failed_probes"] > 100
+    assert games > (100 if SANITIZED else 400) and len(rows) > (25 if SANITIZED else 100)
+    assert fast[3]["broken_games"] >= 4 and fast_partial[3]["failed_probes"] > 50
     # Read by python-chess: the quirks from Chess960 to the lone CR, in each
     # of the two runs with the fast path; every generated game was replayed.
     assert len(fallbacks) == 2 * 8
