@@ -34,6 +34,7 @@ import csv
 import io
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, NamedTuple, Optional, Protocol, TextIO, cast
 
@@ -503,16 +504,20 @@ the tests' oracle); with any other python-chess, every game is read by it."""
 
 # ---- finding the moves in the text ------------------------------------------------
 
+# Possessive repeats (Python 3.11 on) spare the regex engine its backtracking
+# bookkeeping; they match the same, as the part after them always matches.
+_ONCE = "+" if sys.version_info >= (3, 11) else ""
+
 _SKIPPED = (
     # What python-chess's reader passes over without a move: whitespace,
-    # move numbers and dots (no token fits in them: "0000" needs four
-    # zeros), a comment from "{" to the first "}" (over lines), ";" to the
-    # end of the line, "%" escape lines, NAGs, results and check signs.  The
-    # movetext regex tries its move pattern first, but none of these can
-    # start a move, so passing over them first changes nothing; it saves
-    # a Python iteration per comment, NAG and result.
-    r"(?:\s+|[1-9][0-9]{0,2}\.+|\.+|\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)"
-    r"|\$[0-9]+|[?!]{1,2}|\*|1-0|0-1|1/2-1/2|[+\#]+)*"
+    # comments from "{" to the first "}" (over lines), move numbers and dots
+    # (no token fits in them: "0000" needs four zeros), check signs, ";" to
+    # the end of the line, "%" escape lines, NAGs and results.  The movetext
+    # regex tries its move pattern first, but none of these can start a
+    # move, so passing over them first changes nothing; it saves a Python
+    # iteration per comment, NAG and result.
+    rf"\s*{_ONCE}(?:(?:\{{[^}}]*\}}?|[1-9][0-9]{{0,2}}\.+|[+\#]+|\.+|;[^\n]*|(?m:^%[^\n]*)"
+    rf"|\$[0-9]+|[?!]{{1,2}}|\*|1-0|0-1|1/2-1/2)\s*{_ONCE})*{_ONCE}"
 )
 
 _TOKENS = re.compile(
