@@ -10,10 +10,13 @@ after which the mover's result is worse (win to draw, win to loss, draw to
 loss) gets a NAG and a comment naming the best move; the first position in
 the tables gets a comment with its verdict.
 
-The games are read with python-chess's PGN reader (one game at a time, so
-memory stays flat), and written back as they were read, line for line, with
-the NAGs and comments inserted after the moves they annotate: headers,
-comments, clock and eval annotations and variations are kept byte for byte.
+The games are split and their headers read by python-chess's PGN reader
+(one game at a time, so memory stays flat), their moves replayed and probed
+in C by python-chess's rules (python-chess's reader reads any game the
+replay is not certain of: see "reading games" below), and they are written
+back as they were read, line for line, with the NAGs and comments inserted
+after the moves they annotate: headers, comments, clock and eval annotations
+and variations are kept byte for byte.
 
 >>> import io
 >>> pgn = io.StringIO('[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\\n\\n1. Rg7 { [%clk 0:00:09] } 1/2-1/2\\n')
@@ -465,7 +468,7 @@ class _ReplayedGame(_Game):
         return chess.Move(code & 63, (code >> 6) & 63, (code >> 12) or None)
 
     def turn_at(self, index: int) -> chess.Color:
-        return bool(self._records[index - self.first].turn == 1)
+        return bool(self._records[index - self.first].turn)
 
     def text_spans(self, lines: list[str]) -> Optional[tuple[int, _Spans]]:
         return None if self._start < 0 else (self._start, _MatchSpans(self._start, self._moves))
@@ -529,7 +532,6 @@ _TOKENS = re.compile(
     # python-chess's reader goes on.
     _SKIPPED + r"(?:" + chess.pgn.MOVETEXT_REGEX.pattern + r"|[\s\S]|\Z)",
     re.DOTALL | re.VERBOSE)
-
 
 
 class _Span(NamedTuple):
