@@ -262,13 +262,17 @@ _FEN_STARTS = [
 
 def test_replay_follows_python_chess_ply_by_ply() -> None:
     """Every position of random games (from the start and from FEN setups,
-    castling rights with and without their rooks included) is python-chess's,
-    and so is every move, with the SAN spelled every accepted way."""
+    castling rights with and without their rooks included; and the games of
+    tests/pgn_games.py) is python-chess's, and so is every move, with the
+    SAN spelled every accepted way."""
     rng = random.Random(2026)
     starts: list[Optional[chess.Board]] = [None] * 6 + [chess.Board(f) for f in _FEN_STARTS]
+    games = [special_game(rng, starts[n % len(starts)]) for n in range(60 if SANITIZED else 250)]
+    for i in range(20 if SANITIZED else 60):
+        game = pgn_games.full_game(i, rng) if i % 3 == 0 else pgn_games.generated_game(i, rng)
+        games.append((game.board(), list(game.mainline_moves())))
     counts = {"castling": 0, "ep": 0, "underpromotion": 0, "plies": 0}
-    for n in range(60 if SANITIZED else 250):
-        start, moves = special_game(rng, starts[n % len(starts)])
+    for start, moves in games:
         board = start.copy(stack=False)
         boards, tokens = [board.copy(stack=False)], []
         for move in moves:
