@@ -534,9 +534,9 @@ def test_annotate_output_is_the_same_as_with_python_chess_reading(
 
     rng = random.Random(5)
     texts = []
-    for i in range(30 if SANITIZED else 120):
+    for i in range(30 if SANITIZED else 200):
         texts.append(str(pgn_games.full_game(i + 1, rng)) + "\n\n")
-    texts.append(pgn_games.generated_pgn(60 if SANITIZED else 300, seed=31))
+    texts.append(pgn_games.generated_pgn(60 if SANITIZED else 1000, seed=31))
     for i in range(20 if SANITIZED else 60):
         start, moves = special_game(rng, chess.Board(_FEN_STARTS[i % len(_FEN_STARTS)])
                                     if i % 2 else None)
@@ -567,7 +567,7 @@ def test_annotate_output_is_the_same_as_with_python_chess_reading(
         assert one[2] == other[2] and one[3] == other[3]
     games = fast[3]["games_read"]
     rows = list(csv.reader(io.StringIO(fast[1])))
-    assert games > (100 if SANITIZED else 400) and len(rows) > (25 if SANITIZED else 100)
+    assert games > (100 if SANITIZED else 1200) and len(rows) > (25 if SANITIZED else 400)
     assert fast[3]["broken_games"] >= 4 and fast_partial[3]["failed_probes"] > 50
     # Read by python-chess: the quirks from Chess960 to the lone CR, in each
     # of the two runs with the fast path; every generated game was replayed.
