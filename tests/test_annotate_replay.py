@@ -163,13 +163,13 @@ def _start_record(board: chess.Board) -> Any:
     return _board_start(board)
 
 
-def _replay(board: chess.Board, tokens: list[str], handle: Any = None,
-            largest: int = 32) -> Any:
+def _replay(board: chess.Board, tokens: list[str]) -> Any:
+    """Every position of ``tokens`` played from ``board``, nothing probed."""
     from pyfathom import _lowlevel as _ll
 
     start = _start_record(board)
     assert start is not None
-    return _ll.game_replay(handle, start, " ".join(tokens).encode(), largest, record_all=True)
+    return _ll.game_replay(None, start, " ".join(tokens).encode(), 32, record_all=True)
 
 
 def _state(board: chess.Board) -> tuple[int, ...]:
@@ -299,15 +299,53 @@ def test_replay_follows_python_chess_ply_by_ply() -> None:
     assert counts["castling"] > least and counts["ep"] > least and counts["underpromotion"] > least
 
 
+def test_replay_probes_as_the_per_board_probe(tablebase: Any) -> None:
+    """The DTZ the replay probes at each covered position is the per-board
+    probe's answer (failures included: 5-piece positions under 3-4-piece
+    tables), and its halfmove clock python-chess's."""
+    from pyfathom import _lowlevel as _ll
+
+    rng = random.Random(12)
+    compared = 0
+    for i in range(40):
+        game = pgn_games.generated_game(i, rng, five_share=0.5)
+        start, moves = game.board(), list(game.mainline_moves())
+        tokens, board = [], start.copy(stack=False)
+        for move in moves:
+            tokens.append(board.san(move))
+            board.push(move)
+        replay = _ll.game_replay(tablebase._handle(), _start_record(start),
+                                 " ".join(tokens).encode(), 5 if i % 2 else tablebase.largest)
+        assert replay.stop == 0
+        if replay.first < 0:  # five pieces to the end
+            assert board.occupied.bit_count() > tablebase.largest
+            continue
+        board = start.copy(stack=False)
+        for index in range(len(moves) + 1):
+            if index >= replay.first:
+                occ = board.occupied_co
+                expected = _ll.board_dtz(tablebase._pinned, occ[1], occ[0], board.queens,
+                                         board.rooks, board.bishops, board.knights,
+                                         board.pawns, board.ep_square, board.turn)
+                record = replay.records[index - replay.first]
+                assert (record.dtz, record.halfmove) == (expected, board.halfmove_clock)
+                compared += 1
+            if index < len(moves):
+                board.push(moves[index])
+    assert compared > 200
+
+
 def test_replay_is_played_from_the_first_covered_position() -> None:
     """Without ``record_all``: records from the first position with no
     castling rights and at most ``largest`` pieces, probed."""
     from pyfathom import _lowlevel as _ll
+    from pyfathom._types import Status
 
     board = chess.Board("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1")  # raw rights: not covered
     replay = _ll.game_replay(None, _start_record(board), b"Kd2 Kd7 Ke3", 4)
     assert (replay.stop, replay.moves, replay.first, replay.written) == (0, 3, 1, 3)
-    assert [replay.records[k].dtz for k in range(3)] == [_ll.LEAN_FAILED + 10] * 3
+    no_tables = _ll.LEAN_FAILED + Status.ARGUMENT  # no instance given: nothing probed
+    assert [replay.records[k].dtz for k in range(3)] == [no_tables] * 3
     replay = _ll.game_replay(None, _start_record(chess.Board()), b"e4 e5", 4)
     assert (replay.stop, replay.first, replay.written) == (0, -1, 0)
 
