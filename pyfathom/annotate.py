@@ -415,14 +415,19 @@ def _replay_start(headers: dict[str, str]) -> Any:
     up from the headers; None where the replay must not try (a FEN
     python-chess refuses, Chess960)."""
     fen = headers.get("FEN")
-    if "Variant" not in headers:
+    chess960 = False
+    if "Variant" in headers:  # a standard one ("Standard", "From Position", Chess960)
+        try:
+            chess960 = chess.pgn.Headers(headers).is_chess960()
+        except Exception:  # python-chess's reader raises it
+            return None
+    if not chess960:
         if fen is None:
             return _STANDARD_START
         start = _ll.game_start_from_fen(fen)
         if start is not None:
             return start
     try:
-        chess960 = "Variant" in headers and chess.pgn.Headers(headers).is_chess960()
         board = chess.Board(chess.STARTING_FEN if fen is None else fen, chess960=chess960)
     except Exception:  # python-chess's reader reports it (ValueError) or raises it
         return None

@@ -553,6 +553,9 @@ _QUIRKY_GAMES = [
     '[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\r\r1. Rg7 ; x\r*\r\r',
     # Castling rights in a 4-piece position; long castling then the tables.
     '[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"]\n\n1. O-O-O Kf7 2. Rd7+ Ke6 3. Rh7 *\n\n',
+    # Variant headers that name standard chess (replayed).
+    '[Variant "Standard"]\n\n1. e4 e5 2. Nf3 *\n\n',
+    '[Variant "From Position"]\n[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\n\n1. Rg7 *\n\n',
     # An underpromotion into the tables; en passant.
     '[FEN "7k/1P6/8/8/8/8/8/K7 w - - 0 1"]\n\n1. b8=N Kg7 2. Nd7 *\n\n',
     '[FEN "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1"]\n\n1. a4 bxa3 2. Kd1 a2 *\n\n',
