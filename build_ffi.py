@@ -302,6 +302,47 @@ size_t fathom_parse_fen_batch(const char *buf, const size_t *offsets,
                               size_t *fen_end, int8_t *status);
 """
 
+CDEF_GAME = """
+/* ---- src/fathom/fathom.h: replaying a game (tb_game.c) ------------------ */
+typedef struct fathom_game_position {
+    uint64_t white, black;
+    uint64_t kings, queens, rooks, bishops, knights, pawns;
+    uint64_t promoted;
+    uint64_t castling;
+    uint32_t halfmove;
+    uint32_t fullmove;
+    int32_t dtz;
+    uint16_t move;
+    uint8_t ep;
+    uint8_t turn;
+    ...;
+} fathom_game_position;
+
+typedef struct fathom_game_summary {
+    uint32_t moves;
+    int32_t first;
+    uint32_t records;
+    ...;
+} fathom_game_summary;
+
+enum fathom_game_stop {
+    FATHOM_GAME_DONE = ...,
+    FATHOM_GAME_STOP_START = ...,
+    FATHOM_GAME_STOP_TOKEN = ...,
+    FATHOM_GAME_STOP_ILLEGAL = ...,
+    FATHOM_GAME_STOP_AMBIGUOUS = ...,
+    FATHOM_GAME_STOP_ROOM = ...,
+    FATHOM_GAME_STOP_ARGUMENT = ...,
+    ...
+};
+#define FATHOM_GAME_RECORD_ALL ...
+
+int fathom_game_replay(fathom_tb *tb, const fathom_game_position *start,
+                       const char *sans, size_t len, unsigned largest,
+                       unsigned flags, fathom_game_position *out, size_t cap,
+                       fathom_game_summary *summary);
+"""
+
 CDEF_BOARD_CALLS = """
 /* ---- pyfathom/_c/board_calls.c: the per-board hot path ------------------ */
 int pyfathom_board_calls_install(void);
@@ -347,7 +388,7 @@ def _flags() -> tuple[list[str], list[str], list[str]]:
 
 
 ffi = cffi.FFI()
-ffi.cdef(CDEF_FATHOM + CDEF_TBPROBE + CDEF_FEN + CDEF_BOARD_CALLS)
+ffi.cdef(CDEF_FATHOM + CDEF_GAME + CDEF_TBPROBE + CDEF_FEN + CDEF_BOARD_CALLS)
 
 # Run as a script, the build happens in build/cffi (objects and all) and the
 # module is then copied into pyfathom/; under setuptools, paths are relative

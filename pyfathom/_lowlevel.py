@@ -395,3 +395,87 @@ def fen_strerror(status: int) -> str:
     """``fathom_fen_strerror``: the C FEN parser's message for a code."""
     text: bytes = ffi.string(lib.fathom_fen_strerror(int(status)))
     return text.decode("utf-8", "replace")
+
+
+# ---- replaying a game's SAN moves (pyfathom annotate) ------------------------
+
+GAME_DONE: int = lib.FATHOM_GAME_DONE
+GAME_STOP_START: int = lib.FATHOM_GAME_STOP_START
+GAME_STOP_TOKEN: int = lib.FATHOM_GAME_STOP_TOKEN
+GAME_STOP_ILLEGAL: int = lib.FATHOM_GAME_STOP_ILLEGAL
+GAME_STOP_AMBIGUOUS: int = lib.FATHOM_GAME_STOP_AMBIGUOUS
+GAME_STOP_ROOM: int = lib.FATHOM_GAME_STOP_ROOM
+
+_COUNTER_LIMIT = 0x7FFFFFFF
+
+
+def game_start(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,
+               knights: int, pawns: int, promoted: int, castling: int, ep: Optional[int],
+               turn: bool, halfmove: int, fullmove: int) -> Any:
+    """A start position for :func:`game_replay` (a ``fathom_game_position``),
+    from python-chess's board attributes; None when a value does not fit
+    (a clock past 2**31, a bitboard past 64 bits), which no replay takes."""
+    if not (0 <= halfmove <= _COUNTER_LIMIT and 0 <= fullmove <= _COUNTER_LIMIT
+            and (ep is None or 0 <= ep < 64)):
+        return None
+    masks = (white, black, kings, queens, rooks, bishops, knights, pawns, promoted, castling)
+    if any(not 0 <= m < 1 << 64 for m in masks):
+        return None
+    start = ffi.new("fathom_game_position *")
+    (start.white, start.black, start.kings, start.queens, start.rooks, start.bishops,
+     start.knights, start.pawns, start.promoted, start.castling) = masks
+    start.ep = ep or 0
+    start.turn = 1 if turn else 0
+    start.halfmove = halfmove
+    start.fullmove = fullmove
+    return start
+
+
+def game_start_from_fen(fen: str) -> Any:
+    """A start position for :func:`game_replay` from a FEN the C parser
+    (``fathom_parse_fen``) reads as python-chess 1.11's ``Board(fen)`` does:
+    six or four fields, no castling rights.  None for any other FEN (the
+    caller then asks python-chess): castling fields (python-chess's rules
+    for them are its own), EPD or counters past the C parser's range."""
+    if not fen.isascii():
+        return None
+    data = fen.encode("ascii")
+    board = ffi.new("fathom_board *")
+    if lib.fathom_parse_fen(data, len(data), board) != lib.FATHOM_FEN_OK or board.castling:
+        return None
+    start = ffi.new("fathom_game_position *")
+    start.white, start.black, start.kings = board.white, board.black, board.kings
+    start.queens, start.rooks, start.bishops = board.queens, board.rooks, board.bishops
+    start.knights, start.pawns = board.knights, board.pawns
+    start.ep, start.turn = board.ep, board.turn
+    start.halfmove, start.fullmove = board.halfmove, board.fullmove
+    return start
+
+
+class GameReplay(NamedTuple):
+    """What ``fathom_game_replay`` did: ``stop`` is GAME_DONE or why it
+    stopped; ``records[0:written]`` the position records (from position
+    ``first`` on, or from 0 with ``record_all``); ``moves`` the moves
+    replayed."""
+
+    stop: int
+    moves: int
+    first: int
+    written: int
+    records: Any
+
+
+def game_replay(handle: Optional[Handle], start: Any, sans: bytes, largest: int,
+                record_all: bool = False) -> GameReplay:
+    """``fathom_game_replay``: play the space-separated SAN tokens ``sans``
+    from ``start`` (:func:`game_start`) and probe DTZ from the first
+    position with no castling rights and at most ``largest`` pieces
+    (``handle`` None: no probes).  The records are fresh memory, kept
+    alive by the returned tuple."""
+    cap = sans.count(b" ") + 2
+    records = ffi.new("fathom_game_position[]", cap)
+    summary = ffi.new("fathom_game_summary *")
+    stop = lib.fathom_game_replay(NULL if handle is None else handle, start, sans, len(sans),
+                                  largest, lib.FATHOM_GAME_RECORD_ALL if record_all else 0,
+                                  records, cap, summary)
+    return GameReplay(stop, summary.moves, summary.first, summary.records, records)

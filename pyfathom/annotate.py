@@ -10,10 +10,13 @@ after which the mover's result is worse (win to draw, win to loss, draw to
 loss) gets a NAG and a comment naming the best move; the first position in
 the tables gets a comment with its verdict.
 
-The games are read with python-chess's PGN reader (one game at a time, so
-memory stays flat), and written back as they were read, line for line, with
-the NAGs and comments inserted after the moves they annotate: headers,
-comments, clock and eval annotations and variations are kept byte for byte.
+The games are split and their headers read by python-chess's PGN reader
+(one game at a time, so memory stays flat), their moves replayed and probed
+in C by python-chess's rules (python-chess's reader reads any game the
+replay is not certain of: see "reading games" below), and they are written
+back as they were read, line for line, with the NAGs and comments inserted
+after the moves they annotate: headers, comments, clock and eval annotations
+and variations are kept byte for byte.
 
 >>> import io
 >>> pgn = io.StringIO('[FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]\\n\\n1. Rg7 { [%clk 0:00:09] } 1/2-1/2\\n')
@@ -34,8 +37,9 @@ import csv
 import io
 import json
 import re
+import sys
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, NamedTuple, Optional, TextIO, cast
+from typing import IO, Any, Callable, NamedTuple, Optional, Protocol, TextIO, cast
 
 import chess
 import chess.pgn
@@ -150,6 +154,15 @@ def _move_rank(result: int, dtz: int) -> tuple[int, int, int]:
 
 
 # ---- reading games -----------------------------------------------------------------
+#
+# Each game is split off and its headers read by python-chess's reader, which
+# is told to skip the movetext (its fast path).  The mainline's SAN tokens are
+# then found in the game's text (:func:`_mainline_spans`, python-chess's own
+# tokens) and replayed in C (:func:`_replay`), which also probes the positions
+# in the tables.  A game the replay does not take as certain (an illegal or
+# ambiguous move, a null move, Chess960, a FEN it does not follow, ...) is read
+# again, from the same lines, by python-chess's reader with :class:`_GameReader`,
+# which gives python-chess's own answer and errors.
 
 
 class _LineRecorder:
@@ -176,45 +189,97 @@ class _LineRecorder:
         return lines
 
 
+class _LinesAgain:
+    """The lines of one game as a text handle, to read them a second time
+    exactly as python-chess's reader split them the first time."""
+
+    __slots__ = ("_lines", "_next")
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._next = 0
+
+    def readline(self) -> str:
+        if self._next >= len(self._lines):
+            return ""
+        self._next += 1
+        return self._lines[self._next - 1]
+
+
 class _Probed(NamedTuple):
     dtz: int
     precise: bool
     clock: int
 
 
-class _GameReader(chess.pgn.BaseVisitor["_GameReader"]):
-    """Visits one game's mainline (variations are skipped): keeps the moves
-    and the move tokens, and probes DTZ of every position from the first
-    one the tables cover."""
+class _Game:
+    """One game's mainline as :func:`analyse` sees it, however it was read:
+    the probes from the first position the tables cover, and the boards and
+    moves at given positions (a position's index is the number of moves
+    played before it)."""
+
+    headers: dict[str, str]
+    tokens: list[str]
+    """The mainline's SAN tokens, as python-chess's reader met them."""
+    count: int
+    """Moves in the mainline."""
+    first: int
+    """Index of the first covered position (-1: none)."""
+    probes: list[Optional[_Probed]]
+    """One per position from ``first`` on (None where the probe failed)."""
+    failures: list[tuple[int, int]]
+    """(position index, status) of the failed probes."""
+    errors: list[str]
+    skip_reason: Optional[str]
+
+    def board_at(self, index: int) -> chess.Board:
+        """The position before move ``index`` (a covered one), with no move
+        stack, as python-chess's board was there."""
+        raise NotImplementedError
+
+    def move_at(self, index: int) -> chess.Move:
+        """The mainline move made from position ``index``."""
+        raise NotImplementedError
+
+    def turn_at(self, index: int) -> chess.Color:
+        """The side to move at position ``index`` (a covered one)."""
+        raise NotImplementedError
+
+    def text_spans(self, lines: list[str]) -> Optional[tuple[int, _Spans]]:
+        """Where the mainline's moves are in the game's lines, as
+        :func:`_mainline_spans` finds them; None when there is no movetext
+        or the scan does not find the tokens python-chess's reader parsed."""
+        start, spans = _mainline_spans(lines)
+        if start < 0 or [s.token for s in spans] != self.tokens:
+            return None
+        return start, spans
+
+
+class _GameReader(chess.pgn.BaseVisitor["_GameReader"], _Game):
+    """python-chess's reading of a game: visits the mainline (variations are
+    skipped), keeps the moves and the move tokens, and probes DTZ of every
+    position from the first one the tables cover."""
 
     def __init__(self, pinned: Any, largest: int) -> None:
         self.pinned = pinned
         self.largest = largest
-        self.headers: dict[str, str] = {}
-        self.tokens: list[str] = []
+        self.headers = {}
+        self.tokens = []
         self.moves: list[chess.Move] = []
-        self.first = -1                     # index of the first covered position
-        self.probes: list[Optional[_Probed]] = []
-        self.failures: list[tuple[int, int]] = []  # (position index, status)
-        self.errors: list[str] = []
-        self.skip_reason: Optional[str] = None
+        self.count = 0
+        self.first = -1
+        self.probes = []
+        self.failures = []
+        self.errors = []
+        self.skip_reason = None
         self.board: Optional[chess.Board] = None
 
     def visit_header(self, tagname: str, tagvalue: str) -> None:
         self.headers[tagname] = tagvalue
 
     def end_headers(self) -> Optional[chess.pgn.SkipType]:
-        if "Variant" in self.headers:
-            headers = chess.pgn.Headers(self.headers)
-            try:
-                board_class = headers.variant()
-            except ValueError:
-                self.skip_reason = f"unknown variant {self.headers['Variant']!r}"
-                return chess.pgn.SKIP
-            if board_class is not chess.Board:
-                self.skip_reason = f"variant {self.headers['Variant']!r}: the tables are for standard chess"
-                return chess.pgn.SKIP
-        return None
+        self.skip_reason = _variant_skip_reason(self.headers)
+        return chess.pgn.SKIP if self.skip_reason else None
 
     def visit_board(self, board: chess.Board) -> None:
         self.board = board
@@ -249,6 +314,7 @@ class _GameReader(chess.pgn.BaseVisitor["_GameReader"]):
         self.errors.append(str(error) or type(error).__name__)
 
     def end_game(self) -> None:
+        self.count = len(self.moves)
         board = self.board
         if board is None or self.errors or self.skip_reason:
             return
@@ -264,15 +330,212 @@ class _GameReader(chess.pgn.BaseVisitor["_GameReader"]):
     def result(self) -> _GameReader:
         return self
 
+    def board_at(self, index: int) -> chess.Board:
+        assert self.board is not None
+        return _board_at(self.board, self.count, index)
+
+    def move_at(self, index: int) -> chess.Move:
+        return self.moves[index]
+
+    def turn_at(self, index: int) -> chess.Color:
+        assert self.board is not None
+        turn = self.board.turn
+        return turn if (self.count - index) % 2 == 0 else not turn
+
+
+def _board_at(final: chess.Board, moves: int, index: int) -> chess.Board:
+    board = final.copy(stack=moves - index)
+    for _ in range(moves - index):
+        board.pop()
+    return board
+
+
+def _variant_skip_reason(headers: dict[str, str]) -> Optional[str]:
+    """Why a game of another variant is skipped (None: standard chess)."""
+    if "Variant" not in headers:
+        return None
+    try:
+        board_class = chess.pgn.Headers(headers).variant()
+    except ValueError:
+        return f"unknown variant {headers['Variant']!r}"
+    if board_class is not chess.Board:
+        return f"variant {headers['Variant']!r}: the tables are for standard chess"
+    return None
+
+
+class _HeaderReader(chess.pgn.BaseVisitor["_HeaderReader"]):
+    """Keeps a game's headers and has python-chess's reader skip its
+    movetext (the reader's fast path: it only looks for the game's end)."""
+
+    def __init__(self) -> None:
+        self.headers: dict[str, str] = {}
+        self.skip_reason: Optional[str] = None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> chess.pgn.SkipType:
+        self.skip_reason = _variant_skip_reason(self.headers)
+        return chess.pgn.SKIP
+
+    def result(self) -> _HeaderReader:
+        return self
+
+
+def _record_board(r: Any) -> chess.Board:
+    """The python-chess board of a replay's position record."""
+    board = chess.Board(None)
+    board.pawns, board.knights, board.bishops = r.pawns, r.knights, r.bishops
+    board.rooks, board.queens, board.kings = r.rooks, r.queens, r.kings
+    board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = r.white, r.black
+    board.occupied = r.white | r.black
+    board.promoted = r.promoted
+    board.castling_rights = r.castling
+    board.turn = r.turn == 1
+    board.ep_square = r.ep or None
+    board.halfmove_clock = r.halfmove
+    board.fullmove_number = r.fullmove
+    return board
+
+
+def _board_start(board: chess.Board) -> Any:
+    """A replay's start record for ``board`` (None if it does not fit)."""
+    occ = board.occupied_co
+    return _ll.game_start(occ[chess.WHITE], occ[chess.BLACK], board.kings, board.queens,
+                          board.rooks, board.bishops, board.knights, board.pawns,
+                          board.promoted, board.castling_rights, board.ep_square, board.turn,
+                          board.halfmove_clock, board.fullmove_number)
+
+
+_STANDARD_START = _board_start(chess.Board())
+
+
+def _replay_start(headers: dict[str, str]) -> Any:
+    """The start record of a game as python-chess's reader sets its board
+    up from the headers; None where the replay must not try (a FEN
+    python-chess refuses, Chess960)."""
+    fen = headers.get("FEN")
+    chess960 = False
+    if "Variant" in headers:  # a standard one ("Standard", "From Position", Chess960)
+        try:
+            chess960 = chess.pgn.Headers(headers).is_chess960()
+        except Exception:  # python-chess's reader raises it
+            return None
+    if not chess960:
+        if fen is None:
+            return _STANDARD_START
+        start = _ll.game_start_from_fen(fen)
+        if start is not None:
+            return start
+    try:
+        board = chess.Board(chess.STARTING_FEN if fen is None else fen, chess960=chess960)
+    except Exception:  # python-chess's reader reports it (ValueError) or raises it
+        return None
+    if board.chess960 or board.has_chess960_castling_rights():
+        return None
+    return _board_start(board)
+
+
+class _ReplayedGame(_Game):
+    """A game whose mainline the C core replayed (:func:`_replay`)."""
+
+    def __init__(self, headers: dict[str, str], start: int, moves: list[re.Match[str]],
+                 tokens: list[str], replay: _ll.GameReplay) -> None:
+        self.headers = headers
+        self.tokens = tokens
+        self.count = replay.moves
+        self.first = replay.first
+        self.errors = []
+        self.skip_reason = None
+        self._start = start
+        self._moves = moves
+        self._records = replay.records
+        probes: list[Optional[_Probed]] = []
+        failures: list[tuple[int, int]] = []
+        records = replay.records
+        index = replay.first
+        for k in range(replay.written):
+            r = records[k]
+            dtz = r.dtz
+            if dtz < _FAILED_BELOW:
+                failures.append((index + k, dtz - _LEAN_FAILED))
+                probes.append(None)
+            else:
+                probes.append(_Probed(dtz >> 1, dtz & 1 == 1, r.halfmove))
+        self.probes = probes
+        self.failures = failures
+
+    def board_at(self, index: int) -> chess.Board:
+        return _record_board(self._records[index - self.first])
+
+    def move_at(self, index: int) -> chess.Move:
+        code = self._records[index - self.first].move
+        return chess.Move(code & 63, (code >> 6) & 63, (code >> 12) or None)
+
+    def turn_at(self, index: int) -> chess.Color:
+        return bool(self._records[index - self.first].turn)
+
+    def text_spans(self, lines: list[str]) -> Optional[tuple[int, _Spans]]:
+        return None if self._start < 0 else (self._start, _MatchSpans(self._start, self._moves))
+
+
+def _replay(handle: Any, largest: int, headers: dict[str, str],
+            lines: list[str]) -> Optional[_ReplayedGame]:
+    """The game replayed in C, or None when python-chess must read it."""
+    start = _replay_start(headers)
+    if start is None:
+        return None
+    text_start, moves = _mainline_matches(lines)
+    tokens = [m[1] for m in moves]
+    if moves and any(line.endswith("\r") for line in lines):
+        return None  # a lone "\r" ended a line for python-chess's reader, not for the scan
+    replay = _ll.game_replay(handle, start, " ".join(tokens).encode("ascii"), largest)
+    if replay.stop != _ll.GAME_DONE:
+        return None
+    return _ReplayedGame(headers, text_start, moves, tokens, replay)
+
+
+def _read_with_python_chess(pinned: Any, largest: int, lines: list[str]) -> _GameReader:
+    """The game read from its lines by python-chess's reader."""
+    reader = _GameReader(pinned, largest)
+    try:
+        chess.pgn.read_game(cast(TextIO, _LinesAgain(lines)), Visitor=lambda: reader)
+    except Exception as e:  # python-chess gave up on this game's text
+        reader.errors.append(f"{type(e).__name__}: {e}")
+    return reader
+
+
+_REPLAYS_CHESS = chess.__version__.split(".")[:2] == ["1", "11"]
+"""The C replay follows python-chess 1.11's reader and SAN rules (1.11.2 is
+the tests' oracle); with any other python-chess, every game is read by it."""
+
 
 # ---- finding the moves in the text ------------------------------------------------
 
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# Possessive repeats (Python 3.11 on) spare the regex engine its backtracking
+# bookkeeping; they match the same, as the part after them always matches.
+_ONCE = "+" if sys.version_info >= (3, 11) else ""
+
+_SKIPPED = (
+    # What python-chess's reader passes over without a move: whitespace,
+    # comments from "{" to the first "}" (over lines), move numbers and dots
+    # (no token fits in them: "0000" needs four zeros), check signs, ";" to
+    # the end of the line, "%" escape lines, NAGs and results.  The movetext
+    # regex tries its move pattern first, but none of these can start a
+    # move, so passing over them first changes nothing; it saves a Python
+    # iteration per comment, NAG and result.
+    rf"\s*{_ONCE}(?:(?:\{{[^}}]*\}}?|[1-9][0-9]{{0,2}}\.+|[+\#]+|\.+|;[^\n]*|(?m:^%[^\n]*)"
+    rf"|\$[0-9]+|[?!]{{1,2}}|\*|1-0|0-1|1/2-1/2)\s*{_ONCE})*{_ONCE}"
+)
 
 _TOKENS = re.compile(
-    # Comments first: "{" to the first "}" (over lines), ";" to the end of
-    # the line, and "%" escape lines; then python-chess's own movetext tokens.
-    r"(\{[^}]*\}?)|(;[^\n]*)|(?m:^%[^\n]*)|(?:" + chess.pgn.MOVETEXT_REGEX.pattern + ")",
+    # Then python-chess's own movetext tokens (group 1: a move, 5: "(",
+    # 6: ")"; its other groups cannot match after the skipped part), a
+    # character matching none of them, or the end.  One of these always
+    # matches, so the regex never backtracks into the skipped part and the
+    # scan never restarts inside a comment: every match ends where
+    # python-chess's reader goes on.
+    _SKIPPED + r"(?:" + chess.pgn.MOVETEXT_REGEX.pattern + r"|[\s\S]|\Z)",
     re.DOTALL | re.VERBOSE)
 
 
@@ -286,28 +549,31 @@ def _movetext_start(lines: list[str]) -> int:
     """Index of the line where python-chess's reader starts the movetext
     (after leading blank/comment lines and the headers), or -1."""
     n = len(lines)
-
-    def line_at(i: int) -> str:
-        return lines[i].lstrip("\ufeff") if i == 0 else lines[i]
-
+    if not n:
+        return -1
     i = 0
-    while i < n and (line_at(i).isspace() or line_at(i).startswith(("%", ";"))):
+    line = lines[0].lstrip("\ufeff")  # python-chess strips the first line read
+    while line.isspace() or line[:1] in _COMMENT_LINES:
         i += 1
+        if i == n:
+            return -1
+        line = lines[i]
     empty = 0
-    while i < n:
-        line = line_at(i)
-        if line.startswith("%") or line.startswith(";"):
-            i += 1
-            continue
-        if empty < 1 and line.isspace():
-            empty += 1
-            i += 1
-            continue
-        if not line.startswith("["):
-            return i
-        empty = 0
+    while True:
+        head = line[:1]
+        if head == "[":
+            empty = 0
+        elif head not in _COMMENT_LINES:
+            if empty or not line.isspace():
+                return i
+            empty = 1  # up to one blank line between headers
         i += 1
-    return -1
+        if i == n:
+            return -1
+        line = lines[i]
+
+
+_COMMENT_LINES = ("%", ";")
 
 
 def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:
@@ -317,36 +583,59 @@ def _mainline_spans(lines: list[str]) -> tuple[int, list[_Span]]:
 
     Tokens as the reader splits them (comments, ``%`` lines, variations,
     NAGs, results), so that the n-th span is the token of the n-th mainline
-    move; the caller checks the tokens against those the reader parsed.
+    move.
     """
+    base, moves = _mainline_matches(lines)
+    return base, [_Span(base + m.start(1), base + m.end(1), m[1]) for m in moves]
+
+
+def _mainline_matches(lines: list[str]) -> tuple[int, list[re.Match[str]]]:
+    """:func:`_mainline_spans` as (offset of the movetext, the matches of
+    :data:`_TOKENS` whose group 1 is a mainline move, in the movetext)."""
     first = _movetext_start(lines)
     if first < 0:
         return -1, []
     base = sum(len(line) for line in lines[:first])
     text = "".join(lines[first:])
-    if first == 0 and text.startswith("\ufeff"):
-        base += 1
-        text = text[1:]
-    spans: list[_Span] = []
+    if first == 0:  # python-chess strips byte order marks from the first line read
+        stripped = text.lstrip("\ufeff")
+        base += len(text) - len(stripped)
+        text = stripped
+    moves: list[re.Match[str]] = []
     skip_depth = 0
     for match in _TOKENS.finditer(text):
-        token = match.group(0)
-        head = token[0]
-        if head in "{;%":
-            continue
-        if token == "(":
+        kind = match.lastindex
+        if kind == 1:  # a move
+            if not skip_depth:
+                moves.append(match)
+        elif kind == 5:  # "(": python-chess skips variations after the first move
             if skip_depth:
                 skip_depth += 1
-            elif spans:
+            elif moves:
                 skip_depth = 1
-        elif token == ")":
-            if skip_depth:
-                skip_depth -= 1
-        elif skip_depth or head in "$?!" or token in _RESULTS:
-            continue
-        else:
-            spans.append(_Span(base + match.start(), base + match.end(), token))
-    return base, spans
+        elif kind == 6 and skip_depth:  # ")"
+            skip_depth -= 1
+    return base, moves
+
+
+class _Spans(Protocol):
+    """The spans of a game's mainline moves, by move index."""
+
+    def __getitem__(self, index: int) -> _Span: ...
+
+
+class _MatchSpans:
+    """:class:`_Span` s made when asked for, from :func:`_mainline_matches`."""
+
+    __slots__ = ("_base", "_moves")
+
+    def __init__(self, base: int, moves: list[re.Match[str]]) -> None:
+        self._base = base
+        self._moves = moves
+
+    def __getitem__(self, index: int) -> _Span:
+        match = self._moves[index]
+        return _Span(self._base + match.start(1), self._base + match.end(1), match[1])
 
 
 # ---- one game's annotations ------------------------------------------------------
@@ -450,8 +739,8 @@ def verdict_comment(v: Verdict, turn: bool) -> str:
     return f"TB: {side} to move: {word} (DTZ {dtz})"
 
 
-def _position_verdict(board: chess.Board, probed: _Probed) -> Verdict:
-    mated = probed.dtz == -1 and probed.clock >= 100 and board.is_checkmate()
+def _position_verdict(reader: _Game, index: int, probed: _Probed) -> Verdict:
+    mated = probed.dtz == -1 and probed.clock >= 100 and reader.board_at(index).is_checkmate()
     return verdict(probed.dtz, probed.precise, probed.clock, mated)
 
 
@@ -532,24 +821,16 @@ def _best_move_by_children(tb: Tablebase, board: chess.Board
     return best[1], best[2], best[3], best[4]
 
 
-def _board_at(final: chess.Board, moves: int, index: int) -> chess.Board:
-    board = final.copy(stack=moves - index)
-    for _ in range(moves - index):
-        board.pop()
-    return board
-
-
-def analyse(tb: Tablebase, reader: _GameReader, game_index: int) -> GameNotes:
-    """The verdicts and mistakes of a game read by :class:`_GameReader`."""
+def analyse(tb: Tablebase, reader: _Game, game_index: int) -> GameNotes:
+    """The verdicts and mistakes of a game read by :func:`_replay` or
+    :class:`_GameReader`."""
     notes = GameNotes()
-    if reader.first < 0 or reader.board is None:
+    if reader.first < 0:
         return notes
-    final = reader.board
-    count = len(reader.moves)
     first = reader.first
     probes = reader.probes
     for index, status in reader.failures:
-        board = _board_at(final, count, index)
+        board = reader.board_at(index)
         notes.failures.append(_failure_text(tb, board, status))
     # The first position actually probed carries the verdict comment.
     start = next((i for i, p in enumerate(probes) if p is not None), -1)
@@ -562,14 +843,13 @@ def analyse(tb: Tablebase, reader: _GameReader, game_index: int) -> GameNotes:
         if probed is None:
             verdicts.append(None)
         elif first + offset == last_index:
-            verdicts.append(_position_verdict(final, probed))
+            verdicts.append(_position_verdict(reader, last_index, probed))
         else:
             verdicts.append(verdict(probed.dtz, probed.precise, probed.clock))
     first_verdict = verdicts[start]
     assert first_verdict is not None
     notes.first_verdict = first_verdict
-    turn_first = final.turn if (last_index - notes.first) % 2 == 0 else not final.turn
-    notes.first_turn = turn_first
+    notes.first_turn = reader.turn_at(notes.first)
     for offset in range(start, len(probes) - 1):
         before, after = verdicts[offset], verdicts[offset + 1]
         if before is None or after is None:
@@ -580,8 +860,8 @@ def analyse(tb: Tablebase, reader: _GameReader, game_index: int) -> GameNotes:
         hi_after = -after.bounds()[0]
         nag = NAG_BLUNDER if hi_after < lo_before else NAG_MISTAKE
         index = first + offset
-        board = _board_at(final, count, index)
-        move = reader.moves[index]
+        board = reader.board_at(index)
+        move = reader.move_at(index)
         best = _best_move(tb, board)
         best_san, best_dtz, best_precise = "", 0, True
         if best is not None:
@@ -609,12 +889,13 @@ def _nag_text(nag: int) -> str:
     return "??" if nag == NAG_BLUNDER else "?"
 
 
-def annotated_text(lines: list[str], reader: _GameReader, notes: GameNotes) -> Optional[str]:
+def annotated_text(lines: list[str], reader: _Game, notes: GameNotes) -> Optional[str]:
     """The game's text with the notes inserted, or None when the moves
     cannot be located in the text (the caller then rewrites the game)."""
-    start, spans = _mainline_spans(lines)
-    if start < 0 or [s.token for s in spans] != reader.tokens:
+    located = reader.text_spans(lines)
+    if located is None:
         return None
+    start, spans = located
     text = "".join(lines)
     inserts: list[tuple[int, str]] = []
     if notes.first_verdict is not None:
@@ -807,20 +1088,35 @@ def annotate_stream(tb: Tablebase, source: IO[str], out: Optional[IO[str]] = Non
             user_warn("more games skipped or not probed are not shown (see the summary)")
 
     pinned = tb._pinned
+    handle = tb._handle()
     largest = tb.largest
     say = warn_capped
     while True:
-        reader = _GameReader(pinned, largest)
+        visitor: Any = _HeaderReader() if _REPLAYS_CHESS else _GameReader(pinned, largest)
+        error: Optional[str] = None
         try:
-            game = chess.pgn.read_game(cast(TextIO, recorder), Visitor=lambda: reader)
+            game = chess.pgn.read_game(cast(TextIO, recorder), Visitor=lambda: visitor)
         except Exception as e:  # python-chess gave up on this game's text
-            reader.errors.append(f"{type(e).__name__}: {e}")
-            game = reader
+            error = f"{type(e).__name__}: {e}"
+            game = visitor
         lines = recorder.take()
         if game is None:
             if lines and out is not None:
                 out.write("".join(lines))  # trailing blank lines or comments
             break
+        reader: _Game
+        if isinstance(visitor, _GameReader):
+            reader = visitor
+            if error is not None:
+                reader.errors.append(error)
+        elif error is not None or visitor.skip_reason:
+            reader = _GameReader(pinned, largest)
+            reader.headers = visitor.headers
+            reader.skip_reason = visitor.skip_reason
+            reader.errors = [] if error is None else [error]
+        else:
+            reader = (_replay(handle, largest, visitor.headers, lines)
+                      or _read_with_python_chess(pinned, largest, lines))
         summary.games_read += 1
         index = summary.games_read
         notes: Optional[GameNotes] = None

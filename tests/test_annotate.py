@@ -454,10 +454,12 @@ def test_benchmark_runs(syzygy_dir: Path, tmp_path: Path) -> None:
 
 def test_rewrite_when_the_moves_cannot_be_located(tablebase: Any,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """Should the text scan ever disagree with python-chess's reader, the
-    game is rewritten by python-chess's exporter, notes included."""
+    """Should the text scan ever disagree with python-chess's reader (a game
+    python-chess reads, not the C replay, whose moves come from the scan),
+    the game is rewritten by python-chess's exporter, notes included."""
     import pyfathom.annotate
 
+    monkeypatch.setattr(pyfathom.annotate, "_replay", lambda *args: None)
     monkeypatch.setattr(pyfathom.annotate, "_mainline_spans", lambda lines: (-1, []))
     text, rows, _ = _annotate(tablebase, _game("7k/R7/6K1/8/8/8/8/8 w - - 0 1", ["Rg7"],
                                                Event="Fallback"))

@@ -28,7 +28,7 @@ FUZZ = ROOT / "tests" / "fuzz"
 CORE = sorted(p.name for p in (ROOT / "src" / "fathom").glob("*.c") if p.name != "tbprobe.c")
 """Every C file of the core but the Fathom facade (whose one global instance
 the targets do not use)."""
-TARGETS = ["table", "fen", "board"]
+TARGETS = ["table", "fen", "board", "game"]
 FUZZ_SECONDS = int(os.environ.get("PYFATHOM_FUZZ_SECONDS", "30"))
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
@@ -90,7 +90,7 @@ def corpus(syzygy_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-TARGETS = ["table", "fen", "board"]
+TARGETS = ["table", "fen", "board", "game"]
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -320,6 +320,73 @@ typedef struct fathom_check_result {
 
 int fathom_check_table(const char *path, fathom_check_result *result);
 
+/*
+ * Replaying a game's moves (for PGN annotators such as pyfathom annotate).
+ *
+ * fathom_game_replay plays a game's mainline, given as SAN move tokens
+ * separated by spaces, from a start position, the way python-chess 1.11.2's
+ * Board.parse_san and Board.push do for standard chess (castling rights,
+ * en passant, promotions, the clocks and the promoted-pieces mask included),
+ * and probes the DTZ of every position from the first one the tables can
+ * cover: no castling rights and at most `largest` pieces.
+ *
+ * It is an accelerator, not a judge: whatever it is not certain python-chess
+ * would read the same way (a null move, a drop, a move given by both
+ * squares, an illegal or ambiguous move, a start position python-chess
+ * would not call valid, a token it does not know) stops the replay with a
+ * FATHOM_GAME_STOP_* reason, and the caller reads the game with
+ * python-chess instead.
+ *
+ * A position record (also the type of the start position):
+ */
+typedef struct fathom_game_position {
+    uint64_t white, black;
+    uint64_t kings, queens, rooks, bishops, knights, pawns;
+    uint64_t promoted;  /* python-chess's Board.promoted */
+    uint64_t castling;  /* python-chess's Board.castling_rights (rook squares) */
+    uint32_t halfmove;  /* halfmove clock */
+    uint32_t fullmove;  /* fullmove number */
+    int32_t dtz;        /* fathom_probe_dtz_lean's answer (covered positions) */
+    uint16_t move;      /* the move made from here: from | to << 6 |
+                           promotion << 12 (python-chess's from/to squares);
+                           0 for the last position */
+    uint8_t ep;         /* python-chess's ep_square, 0 for none */
+    uint8_t turn;       /* 1 white, 0 black */
+} fathom_game_position;
+
+typedef struct fathom_game_summary {
+    uint32_t moves;     /* moves replayed (all of them unless stopped) */
+    int32_t first;      /* index of the first covered position, -1 if none */
+    uint32_t records;   /* position records written */
+} fathom_game_summary;
+
+/* Why a replay stopped (0: it did not). */
+enum fathom_game_stop {
+    FATHOM_GAME_DONE = 0,
+    FATHOM_GAME_STOP_START = 1,     /* the start position is not one it takes */
+    FATHOM_GAME_STOP_TOKEN = 2,     /* a token it does not replay itself */
+    FATHOM_GAME_STOP_ILLEGAL = 3,   /* no legal move matches the token */
+    FATHOM_GAME_STOP_AMBIGUOUS = 4, /* several legal moves match it */
+    FATHOM_GAME_STOP_ROOM = 5,      /* more positions than the records hold */
+    FATHOM_GAME_STOP_ARGUMENT = 6   /* NULL start, summary or records */
+};
+
+/* Record every position, not only those from the first covered one. */
+#define FATHOM_GAME_RECORD_ALL 1u
+
+/*
+ * tb may be NULL (nothing is probed: dtz is FATHOM_LEAN_FAILED +
+ * FATHOM_ERR_ARGUMENT).  Records go to out[0 .. cap): position `first` + k
+ * in out[k], or position k with FATHOM_GAME_RECORD_ALL (where positions
+ * before `first` are not probed: their dtz is 0).  Nothing is allocated.
+ * RETURN: FATHOM_GAME_DONE, or the reason it stopped (*summary then tells
+ * how far it got).
+ */
+int fathom_game_replay(fathom_tb *tb, const fathom_game_position *start,
+                       const char *sans, size_t len, unsigned largest,
+                       unsigned flags, fathom_game_position *out, size_t cap,
+                       fathom_game_summary *summary);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,13 +2,14 @@
 
     python make_corpus.py TABLES_DIR OUT_DIR [--mutants N] [--seed S]
 
-writes OUT_DIR/table, OUT_DIR/fen and OUT_DIR/board.  Nothing here is
+writes OUT_DIR/table, OUT_DIR/fen, OUT_DIR/board and OUT_DIR/game.  Nothing here is
 committed: table seeds are the fetched tables themselves (a name byte in
 front, see fuzz_table.c), plus N deterministic mutants per table
 (truncations at 16 mod 64, byte flips in the first KiB, zeroed runs) when
 --mutants is given; FEN seeds come from python-chess's endgame.epd (in
 TABLES_DIR, as the test fixture leaves it) and hand-written broken FENs;
-board seeds are those positions as raw bitboards, plus flipped bits.
+board seeds are those positions as raw bitboards, plus flipped bits; game
+seeds a FEN line and the SAN of random legal moves from it.
 """
 
 from __future__ import annotations
@@ -120,8 +121,28 @@ def main() -> None:
             (board_dir / f"board-{i:04d}-m.seed").write_bytes(bytes(bad))
     many = b"".join(board_bytes(b) for b in boards[:8])
     (board_dir / "many.seed").write_bytes(many)
+
+    # Game seeds (fuzz_game.c): a FEN line, then the SAN of random legal
+    # moves from it; from the standard start, games that castle both ways.
+    game_dir = args.out / "game"
+    game_dir.mkdir(parents=True, exist_ok=True)
+    starts = [(b, b.fen() + "\n") for b in boards[:120]]
+    starts += [(chess.Board(), "")] * 20
+    for i, (start, head) in enumerate(starts):
+        board = start.copy(stack=False)
+        sans = []
+        for _ in range(rng.randint(1, 40)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            castles = [m for m in moves if board.is_castling(m)]
+            move = rng.choice(castles) if castles and rng.random() < 0.5 else rng.choice(moves)
+            sans.append(board.san(move).rstrip("+#"))
+            board.push(move)
+        (game_dir / f"game-{i:04d}.seed").write_text(head + " ".join(sans))
     print(f"{count} table seeds, {len(fens) + 1} fen seeds, "
-          f"{len(list(board_dir.iterdir()))} board seeds in {args.out}")
+          f"{len(list(board_dir.iterdir()))} board seeds, "
+          f"{len(list(game_dir.iterdir()))} game seeds in {args.out}")
 
 
 if __name__ == "__main__":

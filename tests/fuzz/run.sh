@@ -24,7 +24,7 @@ for s in $SRCS; do set -- "$@" "$ROOT/src/fathom/$s"; done
 [ -d "$WORK/seeds" ] || python3 "$HERE/make_corpus.py" "$TABLES" "$WORK/seeds" --mutants 8
 export PYFATHOM_FUZZ_TABLES="$TABLES"
 status=0
-for t in table fen board; do
+for t in table fen board game; do
     "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -I"$ROOT/src/fathom" -I"$HERE" "$HERE/fuzz_$t.c" "$@" -lpthread -o "$WORK/fuzz_$t"
     mkdir -p "$WORK/corpus/$t" "$WORK/artifacts/$t"
