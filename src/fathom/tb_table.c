@@ -427,47 +427,49 @@ static uint64_t symbol_of(const tb_pairs *p, uint64_t code, unsigned len)
 }
 
 /*
- * One lookup on the top byte of the code stream decodes a code of at most
- * 8 bits, or skips every whole code packed in the byte at once.  A code
- * has a known length for a prefix exactly when the smallest and the
- * largest code with that prefix agree on it.  Symbols are checked against
- * num_syms here, once, instead of on every decode.
+ * One lookup on the top TB_TOP_BITS bits of the code stream decodes a code
+ * of at most that many bits, or skips every whole code packed in them at
+ * once.  A code has a known length for a prefix exactly when the smallest
+ * and the largest code with that prefix agree on it.  Symbols are checked
+ * against num_syms here, once, instead of on every decode.
  */
 static void build_fast_table(tb_pairs *p)
 {
-    for (unsigned byte = 0; byte < 256; byte++) {
-        uint64_t lowest = (uint64_t)byte << 56;
-        uint64_t highest = lowest | ((1ull << 56) - 1);
+    const unsigned low_bits = 64 - TB_TOP_BITS;
+    const unsigned prefixes = 1u << TB_TOP_BITS;
+    for (unsigned prefix = 0; prefix < prefixes; prefix++) {
+        uint64_t lowest = (uint64_t)prefix << low_bits;
+        uint64_t highest = lowest | ((1ull << low_bits) - 1);
         unsigned len = code_length(p, lowest);
         uint64_t sym = symbol_of(p, lowest, len);
-        tb_byte_code entry;
-        if (len <= 8 && len == code_length(p, highest) && sym < p->num_syms &&
-            sym <= 0xfff) {
-            entry = (tb_byte_code)(sym << 4 | len);
+        tb_top_code entry;
+        if (len <= TB_TOP_BITS && len == code_length(p, highest) &&
+            sym < p->num_syms && sym <= 0xfff) {
+            entry = (tb_top_code)(sym << 4 | len);
         } else {
             /* Larger codes are shorter: the largest code with this prefix
              * bounds the search for the others from below. */
-            entry = (tb_byte_code)(code_length(p, highest) - p->min_len) << 4;
+            entry = (tb_top_code)(code_length(p, highest) - p->min_len) << 4;
         }
-        /* Whole codes at the top of the byte, as many as fit the field. */
+        /* Whole codes at the top of the prefix, as many as fit the field. */
         unsigned used = 0;
         uint64_t values = 0;
-        while (used < 8) {
-            uint64_t top = (uint64_t)((byte << used) & 0xff) << 56;
-            uint64_t top_highest = top | ((1ull << (56 + used)) - 1);
+        while (used < TB_TOP_BITS) {
+            uint64_t top = (uint64_t)((prefix << used) & (prefixes - 1)) << low_bits;
+            uint64_t top_highest = top | ((1ull << (low_bits + used)) - 1);
             unsigned n = code_length(p, top);
-            if (n > 8 - used || n != code_length(p, top_highest))
+            if (n > TB_TOP_BITS - used || n != code_length(p, top_highest))
                 break;
             uint64_t skipped = symbol_of(p, top, n);
             if (skipped >= p->num_syms ||
-                values + p->sym_len[skipped] + 1 > TB_BYTE_MAX_SKIP_VALUES)
+                values + p->sym_len[skipped] + 1 > TB_TOP_MAX_SKIP_VALUES)
                 break;
             values += (uint64_t)p->sym_len[skipped] + 1;
             used += n;
         }
         if (used > 0)
-            entry |= (tb_byte_code)(values << 20 | used << 16);
-        p->by_byte[byte] = entry;
+            entry |= (tb_top_code)(values << 20 | used << 16);
+        p->by_top[prefix] = entry;
     }
 }
 
@@ -541,8 +543,8 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         }
     }
     p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
-    p->by_byte = (tb_byte_code *)calloc(256, sizeof(tb_byte_code));
-    if (!p->first_sym || !p->by_byte)
+    p->by_top = (tb_top_code *)calloc(1u << TB_TOP_BITS, sizeof(tb_top_code));
+    if (!p->first_sym || !p->by_top)
         return FATHOM_ERR_NO_MEMORY;
     for (unsigned i = 0; i < lengths; i++)
         p->first_sym[i] = tb_u16le(low + 2 * i);
@@ -556,8 +558,8 @@ static void free_pairs(tb_pairs *p)
     free(p->sym_len);
     free(p->sym_value);
     free(p->first_sym);
-    free(p->by_byte);
-    p->by_byte = NULL;
+    free(p->by_top);
+    p->by_top = NULL;
     p->base = NULL;
     p->sym_len = NULL;
     p->sym_value = NULL;
@@ -1058,24 +1060,24 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
     ptr += 8;
     int bits_free = 0; /* bits of `code` already consumed past 32 */
     const uint64_t *base = p->base;
-    const tb_byte_code *by_byte = p->by_byte;
+    const tb_top_code *by_top = p->by_top;
     const uint16_t *sym_len = p->sym_len;
     int min_len = p->min_len;
     uint32_t sym;
     for (;;) {
         unsigned len;
-        tb_byte_code top = by_byte[code >> 56];
-        uint32_t skip_values = TB_BYTE_SKIP_VALUES(top);
+        tb_top_code top = by_top[TB_TOP_OF(code)];
+        uint32_t skip_values = TB_TOP_SKIP_VALUES(top);
         if (skip_values && lit >= (int64_t)skip_values) {
-            /* The target lies past every code skipped by this byte. */
+            /* The target lies past every code skipped at once here. */
             lit -= (int64_t)skip_values;
-            len = TB_BYTE_SKIP_BITS(top);
+            len = TB_TOP_SKIP_BITS(top);
         } else {
-            len = TB_BYTE_FIRST_LEN(top);
+            len = TB_TOP_FIRST_LEN(top);
             if (len) {
-                sym = TB_BYTE_FIRST_SYM(top);
+                sym = TB_TOP_FIRST_SYM(top);
             } else {
-                unsigned i = TB_BYTE_FIRST_SYM(top);
+                unsigned i = TB_TOP_FIRST_SYM(top);
                 while (code < base[i])
                     i++;
                 len = (unsigned)min_len + i;
