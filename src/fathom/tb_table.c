@@ -373,7 +373,7 @@ static int compute_symbols(tb_pairs *p, const tb_map *map)
             uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
             if (right == 0xfff) {
                 p->sym_len[s] = 0;
-                p->sym_value[s] = (uint16_t)left;
+                p->sym_value[s] = (uint8_t)(left < TB_MIXED_VALUES ? left : TB_MIXED_VALUES);
                 state[s] = 2;
                 depth--;
                 continue;
@@ -393,14 +393,14 @@ static int compute_symbols(tb_pairs *p, const tb_map *map)
                 continue;
             }
             uint32_t len = (uint32_t)p->sym_len[left] + p->sym_len[right] + 1;
-            if (len > 0xffff) {
+            if (len > 0xff) { /* more than the generator makes */
                 status = FATHOM_ERR_CORRUPT;
                 break;
             }
-            p->sym_len[s] = (uint16_t)len;
+            p->sym_len[s] = (uint8_t)len;
             p->sym_value[s] = p->sym_value[left] == p->sym_value[right]
                                   ? p->sym_value[left]
-                                  : (uint16_t)TB_MIXED_VALUES;
+                                  : (uint8_t)TB_MIXED_VALUES;
             state[s] = 2;
             depth--;
         }
@@ -518,8 +518,8 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
 
     p->base = (uint64_t *)malloc(sizeof(uint64_t) * lengths);
     size_t syms = p->num_syms ? p->num_syms : 1;
-    p->sym_len = (uint16_t *)malloc(sizeof(uint16_t) * syms);
-    p->sym_value = (uint16_t *)malloc(sizeof(uint16_t) * syms);
+    p->sym_len = (uint8_t *)malloc(syms);
+    p->sym_value = (uint8_t *)malloc(syms);
     if (!p->base || !p->sym_len || !p->sym_value)
         return FATHOM_ERR_NO_MEMORY;
     int status = compute_symbols(p, map);
@@ -1061,7 +1061,7 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
     int bits_free = 0; /* bits of `code` already consumed past 32 */
     const uint64_t *base = p->base;
     const tb_top_code *by_top = p->by_top;
-    const uint16_t *sym_len = p->sym_len;
+    const uint8_t *sym_len = p->sym_len;
     int min_len = p->min_len;
     uint32_t sym;
     for (;;) {
@@ -1101,15 +1101,20 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
     }
     /* Walk down the symbol tree until the values below are all alike. */
     const uint8_t *pattern = d + p->sym_pattern;
-    const uint16_t *sym_value = p->sym_value;
+    const uint8_t *sym_value = p->sym_value;
     while (sym_value[sym] == TB_MIXED_VALUES) {
         const uint8_t *w = pattern + 3 * (uint64_t)sym;
         uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
+        uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
+        if (right == 0xfff) { /* a leaf whose value does not fit a byte */
+            *value = left;
+            return FATHOM_OK;
+        }
         if (lit <= (int64_t)sym_len[left]) {
             sym = left;
         } else {
             lit -= (int64_t)sym_len[left] + 1;
-            sym = ((uint32_t)w[2] << 4) | (w[1] >> 4);
+            sym = right;
         }
     }
     *value = sym_value[sym];
