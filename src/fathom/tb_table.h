@@ -132,10 +132,11 @@ typedef struct tb_pairs {
      * it passes, in random order, so its size is what costs (bytes instead
      * of 16-bit words, 4 KB per stream instead of 8: per 5-piece WDL probe
      * from Python, L1 misses 41.1 -> 37.6 and L2 misses 3.2 -> 1.9 under
-     * cachegrind with this machine's cache sizes).  The generator never makes a symbol expand to more
-     * than 256 values (Stockfish keeps these lengths in a byte as well:
-     * every stream of the 3-, 4- and 5-piece and variant test tables stays
-     * within 255), so a file that does is refused as corrupt. */
+     * cachegrind with this machine's cache sizes).  The generator never
+     * makes a symbol expand to more than 256 values (Stockfish keeps these
+     * lengths in a byte as well; every stream of the 3-, 4- and 5-piece
+     * and variant test tables stays within 255), so a file that does is
+     * refused as corrupt. */
     uint8_t *sym_len;     /* values it expands to, minus one */
     uint8_t *sym_value;   /* the value of all of them when they are alike
                              (long runs of one outcome are common: no walk
