@@ -93,9 +93,11 @@ TB_INTERNAL int tb_material_parse_variant(const char *name, size_t len, int one_
  * next code can be looked at), a probe decodes a few dozen codes in random
  * order, and with 128 entries it takes 8 cache lines instead of 16, which
  * stay in L1 between probes more often.  Measured on the 5-piece
- * benchmark (bench_core loop over 1,000 positions, alternated builds): 7
- * bits 4-6% faster than 8 for WDL and DTZ, 5 bits slower again (fewer
- * codes resolved), 10 and 12 bits 10-15% slower (4 and 16 KB per stream).
+ * benchmark (a C loop over 1,000 positions, builds alternated): 7 bits
+ * against 8, DTZ 6-7% faster, WDL 4-5% faster in alternated processes but
+ * level in paired rounds within one process, L1 misses per WDL probe from
+ * Python 44.5 -> 41.0 (cachegrind); 5 bits slower again (fewer codes
+ * resolved), 10 and 12 bits 10-15% slower (4 and 16 KB per stream).
  *
  *   bits  0..3   length of the first code when it has at most TB_TOP_BITS
  *                bits, else 0
