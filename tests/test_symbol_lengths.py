@@ -21,7 +21,7 @@ TABLE = "KBNvK.rtbw"
 POSITION = "8/8/8/8/8/2k5/8/KBN5 w - - 0 1"
 
 
-def first_pattern(data: bytes, pieces: int) -> tuple[int, int]:
+def first_pattern(data: bytearray, pieces: int) -> tuple[int, int]:
     """(offset, count) of the symbol tree of the first stream of a pawnless
     WDL file: after the magic, the flags byte, one order byte and a byte per
     piece (padded to even), the pairs header's fixed 10 bytes, the first
