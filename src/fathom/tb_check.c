@@ -51,17 +51,17 @@ static uint32_t be32_padded(const uint8_t *block, uint64_t len, uint64_t at)
 }
 
 /* The symbol and length of the canonical code at the top of `code`,
- * starting the search where the top byte's entry says (as probes do). */
+ * starting the search where the entry of its top bits says (as probes do). */
 static int decode(const tb_pairs *p, uint64_t code, unsigned *len, uint32_t *sym)
 {
-    tb_byte_code top = p->by_byte[code >> 56];
-    if (TB_BYTE_FIRST_LEN(top)) {
-        *len = TB_BYTE_FIRST_LEN(top);
-        *sym = TB_BYTE_FIRST_SYM(top);
+    tb_top_code top = p->by_top[TB_TOP_OF(code)];
+    if (TB_TOP_FIRST_LEN(top)) {
+        *len = TB_TOP_FIRST_LEN(top);
+        *sym = TB_TOP_FIRST_SYM(top);
         return 1;
     }
     unsigned lengths = (unsigned)p->max_len - p->min_len + 1;
-    unsigned i = TB_BYTE_FIRST_SYM(top);
+    unsigned i = TB_TOP_FIRST_SYM(top);
     while (i < lengths && code < p->base[i])
         i++;
     if (i >= lengths)
@@ -125,12 +125,12 @@ static int check_stream(const tb_pairs *p, const tb_map *map, uint64_t values,
         unsigned bits_free = 0;
         int fine = 1;
         while (need > 0 && fine) {
-            /* Whole codes in the top byte are skipped at once, as a probe does. */
-            tb_byte_code top = p->by_byte[code >> 56];
+            /* Whole codes in the top bits are skipped at once, as a probe does. */
+            tb_top_code top = p->by_top[TB_TOP_OF(code)];
             unsigned len = 0;
-            if (TB_BYTE_SKIP_VALUES(top) && need > TB_BYTE_SKIP_VALUES(top)) {
-                need -= TB_BYTE_SKIP_VALUES(top);
-                len = TB_BYTE_SKIP_BITS(top);
+            if (TB_TOP_SKIP_VALUES(top) && need > TB_TOP_SKIP_VALUES(top)) {
+                need -= TB_TOP_SKIP_VALUES(top);
+                len = TB_TOP_SKIP_BITS(top);
             } else {
                 uint32_t sym;
                 fine = decode(p, code, &len, &sym);

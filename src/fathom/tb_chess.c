@@ -9,21 +9,6 @@
 
 #include <string.h>
 
-uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ)
-{
-    uint64_t queens = pos->type[TB_QUEEN];
-    uint64_t att = (bb_knight_attacks(sq) & pos->type[TB_KNIGHT]) |
-                   (bb_king_attacks(sq) & pos->type[TB_KING]) |
-                   (bb_pawn_attacks(sq, !by) & pos->type[TB_PAWN]);
-    uint64_t diagonal = (pos->type[TB_BISHOP] | queens) & pos->color[by];
-    uint64_t straight = (pos->type[TB_ROOK] | queens) & pos->color[by];
-    if (diagonal)
-        att |= bb_bishop_attacks(sq, occ) & diagonal;
-    if (straight)
-        att |= bb_rook_attacks(sq, occ) & straight;
-    return att & pos->color[by];
-}
-
 static int king_square(const tb_pos *pos, int color)
 {
     return bb_lsb(pos->type[TB_KING] & pos->color[color]);
@@ -63,14 +48,33 @@ void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child)
         child->rule50++;
 }
 
-/* The mover's king is safe after the move. */
+/* The mover's king is safe after the move.  Asked of every generated
+ * move, so it looks at the board the move leaves without making it: the
+ * king's square (its target if it moves), the occupancy with the mover
+ * lifted, set down and the captured piece gone, and the opponent's
+ * pieces but that one.  A promotion changes only the mover's own pieces. */
 static int leaves_king_safe(const tb_pos *pos, tb_move m)
 {
-    tb_pos child;
-    tb_do_move(pos, m, &child);
-    uint64_t occ = child.color[0] | child.color[1];
-    return tb_attackers(&child, king_square(&child, pos->turn), child.turn,
-                        occ) == 0;
+    int us = pos->turn;
+    uint64_t from = 1ULL << m.from, to = 1ULL << m.to;
+    uint64_t taken = 0;
+    if (m.flags & TB_MOVE_EP)
+        taken = us == TB_WHITE ? to >> 8 : to << 8;
+    else if (m.flags & TB_MOVE_CAPTURE)
+        taken = to;
+    uint64_t them = pos->color[!us] & ~taken;
+    uint64_t occ = ((pos->color[0] | pos->color[1]) & ~from & ~taken) | to;
+    int king = m.piece == TB_KING ? m.to : king_square(pos, us);
+    uint64_t queens = pos->type[TB_QUEEN];
+    uint64_t att = (bb_knight_attacks(king) & pos->type[TB_KNIGHT]) |
+                   (bb_king_attacks(king) & pos->type[TB_KING]) |
+                   (bb_pawn_attacks(king, us) & pos->type[TB_PAWN]);
+    if (att & them)
+        return 0;
+    uint64_t diagonal = (pos->type[TB_BISHOP] | queens) & them & bb_diagonal_rays(king);
+    uint64_t straight = (pos->type[TB_ROOK] | queens) & them & bb_straight_rays(king);
+    return !((diagonal && (bb_bishop_attacks(king, occ) & diagonal)) ||
+             (straight && (bb_rook_attacks(king, occ) & straight)));
 }
 
 /*

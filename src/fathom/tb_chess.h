@@ -195,8 +195,39 @@ static inline uint64_t bb_rook_attacks(int sq, uint64_t occ)
            tb_rank_attacks(occ, sq);
 }
 
-/* Pieces of `by` attacking sq, with `occ` as the blockers. */
-TB_INTERNAL uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ);
+/* The lines through sq on an empty board (the square itself excluded):
+ * a slider off them cannot attack sq, whatever stands between. */
+static inline uint64_t bb_diagonal_rays(int sq)
+{
+    return (tb_diagonal_through(sq) ^ tb_antidiagonal_through(sq));
+}
+
+static inline uint64_t bb_straight_rays(int sq)
+{
+    return (TB_FILE_A << (sq & 7)) ^ (TB_RANK_1 << (sq & 56));
+}
+
+/* Pieces of `by` attacking sq, with `occ` as the blockers.  Inline: every
+ * probe validates its position with two of these, and the call's register
+ * saves cost as much as the attacks of the short-range pieces. */
+TB_ALWAYS_INLINE uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64_t occ)
+{
+    uint64_t queens = pos->type[TB_QUEEN];
+    uint64_t att = (bb_knight_attacks(sq) & pos->type[TB_KNIGHT]) |
+                   (bb_king_attacks(sq) & pos->type[TB_KING]) |
+                   (bb_pawn_attacks(sq, !by) & pos->type[TB_PAWN]);
+    /* Sliders on a line through sq only: the blocked attacks cost more
+     * than the test, and most positions have none there. */
+    uint64_t diagonal = (pos->type[TB_BISHOP] | queens) & pos->color[by] &
+                        bb_diagonal_rays(sq);
+    uint64_t straight = (pos->type[TB_ROOK] | queens) & pos->color[by] &
+                        bb_straight_rays(sq);
+    if (diagonal)
+        att |= bb_bishop_attacks(sq, occ) & diagonal;
+    if (straight)
+        att |= bb_rook_attacks(sq, occ) & straight;
+    return att & pos->color[by];
+}
 
 /* True when the side to move is in check. */
 TB_INTERNAL int tb_in_check(const tb_pos *pos);

@@ -18,4 +18,13 @@
 #define TB_INTERNAL
 #endif
 
+/* For the few small functions of the probe's hot path that the compiler
+ * would leave out of line (its size heuristics do not know they run on
+ * every probe). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TB_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define TB_ALWAYS_INLINE static inline
+#endif
+
 #endif /* PYFATHOM_TB_INTERNAL_H */

@@ -373,7 +373,7 @@ static int compute_symbols(tb_pairs *p, const tb_map *map)
             uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
             if (right == 0xfff) {
                 p->sym_len[s] = 0;
-                p->sym_value[s] = (uint16_t)left;
+                p->sym_value[s] = (uint8_t)(left < TB_MIXED_VALUES ? left : TB_MIXED_VALUES);
                 state[s] = 2;
                 depth--;
                 continue;
@@ -393,14 +393,14 @@ static int compute_symbols(tb_pairs *p, const tb_map *map)
                 continue;
             }
             uint32_t len = (uint32_t)p->sym_len[left] + p->sym_len[right] + 1;
-            if (len > 0xffff) {
+            if (len > 0xff) { /* more than the generator makes */
                 status = FATHOM_ERR_CORRUPT;
                 break;
             }
-            p->sym_len[s] = (uint16_t)len;
+            p->sym_len[s] = (uint8_t)len;
             p->sym_value[s] = p->sym_value[left] == p->sym_value[right]
                                   ? p->sym_value[left]
-                                  : (uint16_t)TB_MIXED_VALUES;
+                                  : (uint8_t)TB_MIXED_VALUES;
             state[s] = 2;
             depth--;
         }
@@ -427,47 +427,49 @@ static uint64_t symbol_of(const tb_pairs *p, uint64_t code, unsigned len)
 }
 
 /*
- * One lookup on the top byte of the code stream decodes a code of at most
- * 8 bits, or skips every whole code packed in the byte at once.  A code
- * has a known length for a prefix exactly when the smallest and the
- * largest code with that prefix agree on it.  Symbols are checked against
- * num_syms here, once, instead of on every decode.
+ * One lookup on the top TB_TOP_BITS bits of the code stream decodes a code
+ * of at most that many bits, or skips every whole code packed in them at
+ * once.  A code has a known length for a prefix exactly when the smallest
+ * and the largest code with that prefix agree on it.  Symbols are checked
+ * against num_syms here, once, instead of on every decode.
  */
 static void build_fast_table(tb_pairs *p)
 {
-    for (unsigned byte = 0; byte < 256; byte++) {
-        uint64_t lowest = (uint64_t)byte << 56;
-        uint64_t highest = lowest | ((1ull << 56) - 1);
+    const unsigned low_bits = 64 - TB_TOP_BITS;
+    const unsigned prefixes = 1u << TB_TOP_BITS;
+    for (unsigned prefix = 0; prefix < prefixes; prefix++) {
+        uint64_t lowest = (uint64_t)prefix << low_bits;
+        uint64_t highest = lowest | ((1ull << low_bits) - 1);
         unsigned len = code_length(p, lowest);
         uint64_t sym = symbol_of(p, lowest, len);
-        tb_byte_code entry;
-        if (len <= 8 && len == code_length(p, highest) && sym < p->num_syms &&
-            sym <= 0xfff) {
-            entry = (tb_byte_code)(sym << 4 | len);
+        tb_top_code entry;
+        if (len <= TB_TOP_BITS && len == code_length(p, highest) &&
+            sym < p->num_syms && sym <= 0xfff) {
+            entry = (tb_top_code)(sym << 4 | len);
         } else {
             /* Larger codes are shorter: the largest code with this prefix
              * bounds the search for the others from below. */
-            entry = (tb_byte_code)(code_length(p, highest) - p->min_len) << 4;
+            entry = (tb_top_code)(code_length(p, highest) - p->min_len) << 4;
         }
-        /* Whole codes at the top of the byte, as many as fit the field. */
+        /* Whole codes at the top of the prefix, as many as fit the field. */
         unsigned used = 0;
         uint64_t values = 0;
-        while (used < 8) {
-            uint64_t top = (uint64_t)((byte << used) & 0xff) << 56;
-            uint64_t top_highest = top | ((1ull << (56 + used)) - 1);
+        while (used < TB_TOP_BITS) {
+            uint64_t top = (uint64_t)((prefix << used) & (prefixes - 1)) << low_bits;
+            uint64_t top_highest = top | ((1ull << (low_bits + used)) - 1);
             unsigned n = code_length(p, top);
-            if (n > 8 - used || n != code_length(p, top_highest))
+            if (n > TB_TOP_BITS - used || n != code_length(p, top_highest))
                 break;
             uint64_t skipped = symbol_of(p, top, n);
             if (skipped >= p->num_syms ||
-                values + p->sym_len[skipped] + 1 > TB_BYTE_MAX_SKIP_VALUES)
+                values + p->sym_len[skipped] + 1 > TB_TOP_MAX_SKIP_VALUES)
                 break;
             values += (uint64_t)p->sym_len[skipped] + 1;
             used += n;
         }
         if (used > 0)
-            entry |= (tb_byte_code)(values << 20 | used << 16);
-        p->by_byte[byte] = entry;
+            entry |= (tb_top_code)(values << 20 | used << 16);
+        p->by_top[prefix] = entry;
     }
 }
 
@@ -516,8 +518,8 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
 
     p->base = (uint64_t *)malloc(sizeof(uint64_t) * lengths);
     size_t syms = p->num_syms ? p->num_syms : 1;
-    p->sym_len = (uint16_t *)malloc(sizeof(uint16_t) * syms);
-    p->sym_value = (uint16_t *)malloc(sizeof(uint16_t) * syms);
+    p->sym_len = (uint8_t *)malloc(syms);
+    p->sym_value = (uint8_t *)malloc(syms);
     if (!p->base || !p->sym_len || !p->sym_value)
         return FATHOM_ERR_NO_MEMORY;
     int status = compute_symbols(p, map);
@@ -541,8 +543,8 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         }
     }
     p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
-    p->by_byte = (tb_byte_code *)calloc(256, sizeof(tb_byte_code));
-    if (!p->first_sym || !p->by_byte)
+    p->by_top = (tb_top_code *)calloc(1u << TB_TOP_BITS, sizeof(tb_top_code));
+    if (!p->first_sym || !p->by_top)
         return FATHOM_ERR_NO_MEMORY;
     for (unsigned i = 0; i < lengths; i++)
         p->first_sym[i] = tb_u16le(low + 2 * i);
@@ -556,8 +558,8 @@ static void free_pairs(tb_pairs *p)
     free(p->sym_len);
     free(p->sym_value);
     free(p->first_sym);
-    free(p->by_byte);
-    p->by_byte = NULL;
+    free(p->by_top);
+    p->by_top = NULL;
     p->base = NULL;
     p->sym_len = NULL;
     p->sym_value = NULL;
@@ -1058,24 +1060,24 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
     ptr += 8;
     int bits_free = 0; /* bits of `code` already consumed past 32 */
     const uint64_t *base = p->base;
-    const tb_byte_code *by_byte = p->by_byte;
-    const uint16_t *sym_len = p->sym_len;
+    const tb_top_code *by_top = p->by_top;
+    const uint8_t *sym_len = p->sym_len;
     int min_len = p->min_len;
     uint32_t sym;
     for (;;) {
         unsigned len;
-        tb_byte_code top = by_byte[code >> 56];
-        uint32_t skip_values = TB_BYTE_SKIP_VALUES(top);
+        tb_top_code top = by_top[TB_TOP_OF(code)];
+        uint32_t skip_values = TB_TOP_SKIP_VALUES(top);
         if (skip_values && lit >= (int64_t)skip_values) {
-            /* The target lies past every code skipped by this byte. */
+            /* The target lies past every code skipped at once here. */
             lit -= (int64_t)skip_values;
-            len = TB_BYTE_SKIP_BITS(top);
+            len = TB_TOP_SKIP_BITS(top);
         } else {
-            len = TB_BYTE_FIRST_LEN(top);
+            len = TB_TOP_FIRST_LEN(top);
             if (len) {
-                sym = TB_BYTE_FIRST_SYM(top);
+                sym = TB_TOP_FIRST_SYM(top);
             } else {
-                unsigned i = TB_BYTE_FIRST_SYM(top);
+                unsigned i = TB_TOP_FIRST_SYM(top);
                 while (code < base[i])
                     i++;
                 len = (unsigned)min_len + i;
@@ -1099,15 +1101,20 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
     }
     /* Walk down the symbol tree until the values below are all alike. */
     const uint8_t *pattern = d + p->sym_pattern;
-    const uint16_t *sym_value = p->sym_value;
+    const uint8_t *sym_value = p->sym_value;
     while (sym_value[sym] == TB_MIXED_VALUES) {
         const uint8_t *w = pattern + 3 * (uint64_t)sym;
         uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
+        uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
+        if (right == 0xfff) { /* a leaf whose value does not fit a byte */
+            *value = left;
+            return FATHOM_OK;
+        }
         if (lit <= (int64_t)sym_len[left]) {
             sym = left;
         } else {
             lit -= (int64_t)sym_len[left] + 1;
-            sym = ((uint32_t)w[2] << 4) | (w[1] >> 4);
+            sym = right;
         }
     }
     *value = sym_value[sym];
