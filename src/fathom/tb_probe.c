@@ -10,6 +10,9 @@
 #endif
 
 #include <stdlib.h>
+#ifdef TB_EDGE_DEBUG
+#include <stdio.h>
+#endif
 #include <string.h>
 
 #include "tb_instance.h"
@@ -227,6 +230,19 @@ static int is_checkmate(const tb_pos *pos)
 
 static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise);
 
+static int has_mate_in_one(const tb_pos *pos)
+{
+    tb_move moves[TB_MAX_LEGAL];
+    int n = tb_gen_legal(pos, TB_GEN_ALL, moves);
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        tb_do_move(pos, moves[i], &child);
+        if (is_checkmate(&child))
+            return 1;
+    }
+    return 0;
+}
+
 /*
  * DTZ of a won position whose table stores only the other side to move:
  * one ply more than the quickest win among the quiet piece moves (pawn
@@ -346,6 +362,11 @@ static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
         return status;
     if (stored) {
         *dtz = dtz_before_zeroing(wdl) + (wdl > 0 ? value : -value);
+        /* A stored 1 rounded from moves means 1 or 2 plies; winning
+         * captures and pawn moves were tried above, so it is exactly 1
+         * when a move mates (the value stays python-chess's). */
+        if (*dtz == 1 && !*precise)
+            *precise = has_mate_in_one(pos);
         return FATHOM_OK;
     }
     /* The table holds the other side to move: search one ply. */
@@ -630,6 +651,214 @@ static int root_rank(int dtz, int precise, int rule50)
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Root moves at the 50-move edge                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A root move whose DTZ v (plies from the root) comes from a table that
+ * stores moves is won (lost) in v or v + 1 plies.  When v is exactly the
+ * plies the clock leaves, that ply decides between a win and a 50-move
+ * draw, and only a search below the move tells which: can the winner
+ * force, within k plies and whatever the loser does, a mate or a zeroing
+ * move that keeps an unconditional win?  A zeroing move of the loser that
+ * leaves it lost counts as well (the clock restarts with the win in hand):
+ * these are the events DTZ counts, so each node's own DTZ answers the
+ * question unless the node sits on the edge again (rounded, DTZ == k), and
+ * the search descends only through such nodes.
+ *
+ * Bounded: EDGE_NODE_BUDGET nodes per root probe, a node being one DTZ
+ * probe of a position on the edge plus one probe per child (a few thousand
+ * table probes at most, a few milliseconds).  Past the budget, or where a
+ * probe fails, a move stays uncertain as without the search.  The
+ * recursion is at most the plies left deep (< 100), one move list (about
+ * 1.3 KB) on the stack per level; nothing is allocated.  Standard chess
+ * only: variant instances rank as before.
+ */
+#ifndef EDGE_NODE_BUDGET
+#define EDGE_NODE_BUDGET 2000
+#endif
+
+/* Verdicts; EDGE_OPEN: a child on the edge again, to be searched. */
+enum { EDGE_NO = 0, EDGE_YES = 1, EDGE_UNKNOWN = 2, EDGE_OPEN = 3 };
+
+/* The DTZ probes and verdicts met so far, by position: neighbouring nodes
+ * share most children, and king moves transpose all the time.  A node's k
+ * is its own DTZ, so the position alone decides its verdict.  Direct
+ * mapped, newest kept; the key is the position itself, packed exactly. */
+#ifndef EDGE_MEMO_BITS
+#define EDGE_MEMO_BITS 12
+#endif
+typedef struct edge_memo {
+    uint64_t occupied;
+    uint32_t pieces;  /* turn, then 4 bits (colour, type) per occupied square;
+                       * 0 for an empty slot (a turn bit or a king is set) */
+    int16_t dtz;      /* the position's DTZ probe */
+    uint8_t precise;
+    uint8_t verdict;  /* EDGE_NO or EDGE_YES once searched, else EDGE_UNKNOWN */
+} edge_memo;
+
+typedef struct edge_search {
+    probe pr;       /* failures here do not fail the root probe */
+    int nodes_left;
+    int ready;      /* memo cleared: done on the first move on the edge */
+    edge_memo memo[1 << EDGE_MEMO_BITS];
+} edge_search;
+
+/* The memo slot of pos; *found says whether it holds pos, else it is
+ * keyed for pos (and its old content dropped). */
+static edge_memo *edge_slot(edge_search *es, const tb_pos *pos, int *found)
+{
+    uint64_t occupied = pos->color[TB_WHITE] | pos->color[TB_BLACK];
+    uint32_t pieces = pos->turn;
+    int shift = 1;
+    for (uint64_t b = occupied; b; b &= b - 1) {
+        uint64_t bit = b & (~b + 1);
+        uint32_t code = (pos->color[TB_WHITE] & bit) ? 8u : 0u;
+        for (int t = TB_PAWN; t <= TB_KING; t++)
+            if (pos->type[t] & bit)
+                code |= (uint32_t)t;
+        pieces |= code << shift;
+        shift += 4;
+    }
+    uint64_t h = (occupied ^ ((uint64_t)pieces << 32 | pieces)) * 0x9E3779B97F4A7C15ull;
+    edge_memo *slot = &es->memo[h >> (64 - EDGE_MEMO_BITS)];
+    *found = slot->occupied == occupied && slot->pieces == pieces;
+    if (!*found) {
+        slot->occupied = occupied;
+        slot->pieces = pieces;
+        slot->verdict = EDGE_UNKNOWN;
+    }
+    return slot;
+}
+
+/* What a child settles without a search: EDGE_YES or EDGE_NO, EDGE_OPEN if
+ * it is on the edge again (not searched yet), EDGE_UNKNOWN if a probe
+ * failed.  winner_moved: the move into child was the winner's; k: the
+ * plies left after it. */
+static int edge_settle_child(edge_search *es, const tb_pos *child,
+                             int winner_moved, int k)
+{
+    if (child->rule50 == 0) {
+        /* A zeroing move converts if it leaves an unconditional win. */
+        int wdl;
+        if (probe_wdl(&es->pr, child, &wdl) != FATHOM_OK)
+            return EDGE_UNKNOWN;
+        return wdl == (winner_moved ? -2 : 2) ? EDGE_YES : EDGE_NO;
+    }
+    if (winner_moved && is_checkmate(child))
+        return EDGE_YES;
+    if (k < 1)
+        return EDGE_NO;
+    int found;
+    edge_memo *slot = edge_slot(es, child, &found);
+    if (!found) {
+        int dtz, precise;
+        if (probe_dtz(&es->pr, child, &dtz, &precise) != FATHOM_OK) {
+            slot->pieces = 0;
+            return EDGE_UNKNOWN;
+        }
+        slot->dtz = (int16_t)dtz;
+        slot->precise = (uint8_t)precise;
+    }
+    int plies = winner_moved ? -slot->dtz : slot->dtz; /* for the winner */
+    if (plies <= 0 || plies > 100 || plies > k)
+        return EDGE_NO;
+    if (plies + !slot->precise <= k)
+        return EDGE_YES;
+    return slot->verdict != EDGE_UNKNOWN ? slot->verdict : EDGE_OPEN;
+}
+
+/* Does the winner convert within k plies from pos, whoever is to move
+ * (winner_to_move), pos being on the edge (its DTZ rounded, exactly k)?
+ * Every child is settled by its DTZ first, so that one decisive child
+ * spares the search of the others. */
+static int edge_node_search(edge_search *es, const tb_pos *pos,
+                            int winner_to_move, int k);
+
+static int edge_node(edge_search *es, const tb_pos *pos, int winner_to_move,
+                     int k)
+{
+    int found;
+    edge_memo *slot = edge_slot(es, pos, &found);
+    if (found && slot->verdict != EDGE_UNKNOWN)
+        return slot->verdict;
+    /* Its DTZ is known: the search below may meet pos again (a king
+     * stepping back), where the DTZ alone settles it. */
+    int16_t dtz = (int16_t)(winner_to_move ? k : -k);
+    slot->dtz = dtz;
+    slot->precise = 0;
+    int r = edge_node_search(es, pos, winner_to_move, k);
+    if (r != EDGE_UNKNOWN) {
+        /* The slot may have gone to another position meanwhile. */
+        slot = edge_slot(es, pos, &found);
+        slot->dtz = dtz;
+        slot->precise = 0;
+        slot->verdict = (uint8_t)r;
+    }
+    return r;
+}
+
+static int edge_node_search(edge_search *es, const tb_pos *pos,
+                            int winner_to_move, int k)
+{
+    if (--es->nodes_left < 0)
+        return EDGE_UNKNOWN;
+    tb_move moves[TB_MAX_LEGAL];
+    uint8_t open[TB_MAX_LEGAL];
+    int n = tb_gen_legal(pos, TB_GEN_ALL, moves), n_open = 0, unknown = 0;
+    /* The verdict one child decides: the winner needs one converting move,
+     * the loser one escape. */
+    int decisive = winner_to_move ? EDGE_YES : EDGE_NO;
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        tb_do_move(pos, moves[i], &child);
+        int r = edge_settle_child(es, &child, winner_to_move, k - 1);
+        if (r == decisive)
+            return r;
+        if (r == EDGE_OPEN)
+            open[n_open++] = (uint8_t)i;
+        unknown |= r == EDGE_UNKNOWN;
+    }
+    for (int j = 0; j < n_open; j++) {
+        tb_pos child;
+        tb_do_move(pos, moves[open[j]], &child);
+        int r = edge_node(es, &child, !winner_to_move, k - 1);
+        if (r == decisive)
+            return r;
+        unknown |= r == EDGE_UNKNOWN;
+    }
+    if (n == 0 || unknown)
+        return n == 0 ? EDGE_NO : EDGE_UNKNOWN;
+    return decisive == EDGE_YES ? EDGE_NO : EDGE_YES;
+}
+
+/*
+ * Settle a root move on the edge: v (signed, plies from the root, rounded)
+ * with |v| exactly the plies the clock leaves.  Its true size is |v| if
+ * the side that wins converts by then, |v| + 1 otherwise; either way it
+ * becomes exact.  child is the position after the move.
+ */
+static void settle_edge_move(edge_search *es, const tb_pos *child, int *v,
+                             int *precise)
+{
+    int plies = *v > 0 ? *v : -*v;
+    if (!es->ready) {
+        memset(es->memo, 0, sizeof es->memo);
+        es->nodes_left = EDGE_NODE_BUDGET;
+        es->ready = 1;
+    }
+    int r = edge_node(es, child, *v < 0, plies - 1);
+#ifdef TB_EDGE_DEBUG
+    fprintf(stderr, "edge v=%d verdict=%d nodes_left=%d\n", *v, r, es->nodes_left);
+#endif
+    if (r == EDGE_UNKNOWN)
+        return;
+    if (r == EDGE_NO)
+        *v += *v > 0 ? 1 : -1;
+    *precise = 1;
+}
+
 /* The move part of a root move record. */
 static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
 {
@@ -641,7 +870,9 @@ static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
 }
 
 /* Sort key, best first: certain wins by shortest DTZ, other wins by
- * shortest DTZ (rank says which is which), draws, losses by longest. */
+ * shortest DTZ (rank says which is which), draws, losses by longest.  At
+ * equal DTZ an exact win goes first, and a rounded loss (it may last a ply
+ * longer). */
 static int root_order(const fathom_root_move *a, const fathom_root_move *b)
 {
     int ta = a->dtz > 0 ? 0 : a->dtz == 0 ? 1 : 2;
@@ -652,6 +883,8 @@ static int root_order(const fathom_root_move *a, const fathom_root_move *b)
         return a->rank > b->rank ? -1 : 1;
     if (a->dtz != b->dtz)
         return a->dtz < b->dtz ? -1 : 1;
+    if (a->dtz_precise != b->dtz_precise)
+        return (a->dtz_precise > b->dtz_precise) == (ta == 0) ? -1 : 1;
     return 0;
 }
 
@@ -702,6 +935,11 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
 
     tb_move legal[TB_MAX_LEGAL];
     int n = status == FATHOM_OK ? any_gen_all(tb, &pos, legal) : 0;
+    int plies_left = 100 - (int)pos.rule50;
+    edge_search edge; /* its memo is cleared only if a move is on the edge */
+    edge.pr.tb = tb;
+    edge.pr.failure.key = 0;
+    edge.ready = 0;
     for (int i = 0; i < n && status == FATHOM_OK; i++) {
         tb_pos child;
         int v = 0, p = 1;
@@ -714,6 +952,9 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                 break;
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
+            if (!p && (v == plies_left || v == -plies_left) && !tb->consts.variant) {
+                settle_edge_move(&edge, &child, &v, &p);
+            }
         } else {
             status = any_probe_wdl(&pr, &child, &v);
             if (status != FATHOM_OK)
@@ -735,6 +976,14 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
     *dtz = root_dtz;
     *dtz_precise = root_precise;
     *wdl = wdl_with_clock((int)pos.rule50, root_dtz);
+    if (!root_precise && n > 0 && (root_dtz == plies_left || root_dtz == -plies_left)) {
+        /* The root's own rounded DTZ leaves its outcome open; its best
+         * move's (settled above where it was on the edge) is the root's. */
+        *wdl = moves[0].wdl;
+        for (int i = 1; i < n; i++)
+            if (moves[i].wdl > *wdl)
+                *wdl = moves[i].wdl;
+    }
     return FATHOM_OK;
 }
 
