@@ -10,9 +10,6 @@
 #endif
 
 #include <stdlib.h>
-#ifdef TB_EDGE_DEBUG
-#include <stdio.h>
-#endif
 #include <string.h>
 
 #include "tb_instance.h"
@@ -667,13 +664,16 @@ static int root_rank(int dtz, int precise, int rule50)
  * question unless the node sits on the edge again (rounded, DTZ == k), and
  * the search descends only through such nodes.
  *
- * Bounded: EDGE_NODE_BUDGET nodes per root probe, a node being one DTZ
- * probe of a position on the edge plus one probe per child (a few thousand
- * table probes at most, a few milliseconds).  Past the budget, or where a
- * probe fails, a move stays uncertain as without the search.  The
- * recursion is at most the plies left deep (< 100), one move list (about
- * 1.3 KB) on the stack per level; nothing is allocated.  Standard chess
- * only: variant instances rank as before.
+ * Bounded: EDGE_NODE_BUDGET searched positions per root probe, each
+ * costing one DTZ probe per legal move (a probe of a side its table does
+ * not store searches one ply itself).  Measured on 3-4-piece playouts: a
+ * median of about 20 positions per root probe on the edge, a few thousand
+ * for long KBBvK edges, where 2,000 positions take 0.05-0.2 s.  Past the
+ * budget, or where a probe fails, a move stays uncertain as without the
+ * search.  The recursion is at most the plies left deep (< 100), one move
+ * list (about 1.5 KB) on the stack per level, plus a 32 KB memo for the
+ * whole search; nothing is allocated, and ordinary root probes never get
+ * here.  Standard chess only: variant instances rank as before.
  */
 #ifndef EDGE_NODE_BUDGET
 #define EDGE_NODE_BUDGET 2000
@@ -687,7 +687,7 @@ enum { EDGE_NO = 0, EDGE_YES = 1, EDGE_UNKNOWN = 2, EDGE_OPEN = 3 };
  * is its own DTZ, so the position alone decides its verdict.  Direct
  * mapped, newest kept; the key is the position itself, packed exactly. */
 #ifndef EDGE_MEMO_BITS
-#define EDGE_MEMO_BITS 12
+#define EDGE_MEMO_BITS 11
 #endif
 typedef struct edge_memo {
     uint64_t occupied;
@@ -701,7 +701,7 @@ typedef struct edge_memo {
 typedef struct edge_search {
     probe pr;       /* failures here do not fail the root probe */
     int nodes_left;
-    int ready;      /* memo cleared: done on the first move on the edge */
+    uint16_t killer[101]; /* by plies left: 1 + (from << 6 | to), 0 none */
     edge_memo memo[1 << EDGE_MEMO_BITS];
 } edge_search;
 
@@ -802,8 +802,9 @@ static int edge_node(edge_search *es, const tb_pos *pos, int winner_to_move,
 static int edge_node_search(edge_search *es, const tb_pos *pos,
                             int winner_to_move, int k)
 {
-    if (--es->nodes_left < 0)
+    if (es->nodes_left <= 0)
         return EDGE_UNKNOWN;
+    es->nodes_left--;
     tb_move moves[TB_MAX_LEGAL];
     uint8_t open[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_ALL, moves), n_open = 0, unknown = 0;
@@ -820,12 +821,28 @@ static int edge_node_search(edge_search *es, const tb_pos *pos,
             open[n_open++] = (uint8_t)i;
         unknown |= r == EDGE_UNKNOWN;
     }
+    /* The move that decided a sibling at this depth first (a killer: the
+     * loser's king escapes, or the winner converts, the same way in the
+     * many positions that differ only by a piece the move does not use). */
+    unsigned killer = es->killer[k];
+    for (int j = 1; j < n_open && killer; j++) {
+        const tb_move *m = &moves[open[j]];
+        if ((unsigned)(m->from << 6 | m->to) + 1 == killer) {
+            uint8_t first = open[0];
+            open[0] = open[j];
+            open[j] = first;
+            break;
+        }
+    }
     for (int j = 0; j < n_open; j++) {
         tb_pos child;
-        tb_do_move(pos, moves[open[j]], &child);
+        const tb_move *m = &moves[open[j]];
+        tb_do_move(pos, *m, &child);
         int r = edge_node(es, &child, !winner_to_move, k - 1);
-        if (r == decisive)
+        if (r == decisive) {
+            es->killer[k] = (uint16_t)((m->from << 6 | m->to) + 1);
             return r;
+        }
         unknown |= r == EDGE_UNKNOWN;
     }
     if (n == 0 || unknown)
@@ -834,29 +851,48 @@ static int edge_node_search(edge_search *es, const tb_pos *pos,
 }
 
 /*
- * Settle a root move on the edge: v (signed, plies from the root, rounded)
- * with |v| exactly the plies the clock leaves.  Its true size is |v| if
- * the side that wins converts by then, |v| + 1 otherwise; either way it
- * becomes exact.  child is the position after the move.
+ * Settle the root moves on the edge: dtz (signed, plies from the root,
+ * rounded) with |dtz| exactly the plies the clock leaves.  A move's true
+ * size is |dtz| if the side that wins converts by then, |dtz| + 1
+ * otherwise; either way it becomes exact, and its wdl and rank follow.
+ * Out of line: its memo stays off the stack of ordinary root probes.
  */
-static void settle_edge_move(edge_search *es, const tb_pos *child, int *v,
-                             int *precise)
-{
-    int plies = *v > 0 ? *v : -*v;
-    if (!es->ready) {
-        memset(es->memo, 0, sizeof es->memo);
-        es->nodes_left = EDGE_NODE_BUDGET;
-        es->ready = 1;
-    }
-    int r = edge_node(es, child, *v < 0, plies - 1);
-#ifdef TB_EDGE_DEBUG
-    fprintf(stderr, "edge v=%d verdict=%d nodes_left=%d\n", *v, r, es->nodes_left);
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
 #endif
-    if (r == EDGE_UNKNOWN)
-        return;
-    if (r == EDGE_NO)
-        *v += *v > 0 ? 1 : -1;
-    *precise = 1;
+static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
+                              fathom_root_move *moves, int n, int plies_left)
+{
+    edge_search es;
+    es.pr.tb = tb;
+    memset(&es.pr.failure, 0, sizeof es.pr.failure);
+    es.nodes_left = EDGE_NODE_BUDGET;
+    memset(es.memo, 0, sizeof es.memo);
+    memset(es.killer, 0, sizeof es.killer);
+    tb_move legal[TB_MAX_LEGAL];
+    int n_legal = tb_gen_legal(root, TB_GEN_PIECE_QUIETS, legal);
+    for (int i = 0; i < n; i++) {
+        fathom_root_move *m = &moves[i];
+        int v = m->dtz, j = 0;
+        if (m->dtz_precise || (v != plies_left && v != -plies_left))
+            continue;
+        /* Moves on the edge neither capture nor move a pawn. */
+        while (j < n_legal && (legal[j].from != m->from || legal[j].to != m->to))
+            j++;
+        if (j == n_legal)
+            continue;
+        tb_pos child;
+        tb_do_move(root, legal[j], &child);
+        int r = edge_node(&es, &child, v < 0, plies_left - 1);
+        if (r == EDGE_UNKNOWN)
+            continue;
+        if (r == EDGE_NO)
+            v += v > 0 ? 1 : -1;
+        m->dtz = v;
+        m->dtz_precise = 1;
+        m->wdl = (int8_t)wdl_with_clock((int)root->rule50, v);
+        m->rank = root_rank(v, 1, (int)root->rule50);
+    }
 }
 
 /* The move part of a root move record. */
@@ -935,11 +971,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
 
     tb_move legal[TB_MAX_LEGAL];
     int n = status == FATHOM_OK ? any_gen_all(tb, &pos, legal) : 0;
-    int plies_left = 100 - (int)pos.rule50;
-    edge_search edge; /* its memo is cleared only if a move is on the edge */
-    edge.pr.tb = tb;
-    edge.pr.failure.key = 0;
-    edge.ready = 0;
+    int plies_left = 100 - (int)pos.rule50, on_edge = 0;
     for (int i = 0; i < n && status == FATHOM_OK; i++) {
         tb_pos child;
         int v = 0, p = 1;
@@ -952,9 +984,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                 break;
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
-            if (!p && (v == plies_left || v == -plies_left) && !tb->consts.variant) {
-                settle_edge_move(&edge, &child, &v, &p);
-            }
+            on_edge += !p && (v == plies_left || v == -plies_left);
         } else {
             status = any_probe_wdl(&pr, &child, &v);
             if (status != FATHOM_OK)
@@ -971,6 +1001,8 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         fill_detail(&pr.failure, detail);
         return status;
     }
+    if (on_edge && !tb->consts.variant)
+        settle_edge_moves(tb, &pos, moves, n, plies_left);
     sort_root_moves(moves, n, root_order);
     *count = (unsigned)n;
     *dtz = root_dtz;
