@@ -227,6 +227,10 @@ static int is_checkmate(const tb_pos *pos)
 
 static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise);
 
+/* For the precise flag of a DTZ of 1 read rounded (1 or 2 plies): winning
+ * captures and pawn moves answer before the table, so it is exactly 1 when
+ * a move mates.  Checked only on the answer of a public probe, not inside
+ * the searches (it would cost every probe that meets such a position). */
 static int has_mate_in_one(const tb_pos *pos)
 {
     tb_move moves[TB_MAX_LEGAL];
@@ -359,11 +363,6 @@ static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
         return status;
     if (stored) {
         *dtz = dtz_before_zeroing(wdl) + (wdl > 0 ? value : -value);
-        /* A stored 1 rounded from moves means 1 or 2 plies; winning
-         * captures and pawn moves were tried above, so it is exactly 1
-         * when a move mates (the value stays python-chess's). */
-        if (*dtz == 1 && !*precise)
-            *precise = has_mate_in_one(pos);
         return FATHOM_OK;
     }
     /* The table holds the other side to move: search one ply. */
@@ -547,7 +546,11 @@ static inline int position_dtz(probe *pr, uint64_t white, uint64_t black,
     tb_pos pos;
     int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
                          bishops, knights, pawns, ep, turn);
-    return status == FATHOM_OK ? any_probe_dtz(pr, &pos, dtz, precise) : status;
+    if (status == FATHOM_OK)
+        status = any_probe_dtz(pr, &pos, dtz, precise);
+    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant)
+        *precise = has_mate_in_one(&pos);
+    return status;
 }
 
 fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
@@ -978,6 +981,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         any_do_move(tb, &pos, legal[i], &child);
         if (root_dtz > 0 && any_is_checkmate(tb, &child)) {
             v = 1;
+            root_precise |= root_dtz == 1; /* mate in one: exactly 1 */
         } else if (child.rule50 != 0) {
             status = any_probe_dtz(&pr, &child, &v, &p);
             if (status != FATHOM_OK)
