@@ -1012,7 +1012,8 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
     *dtz = root_dtz;
     *dtz_precise = root_precise;
     *wdl = wdl_with_clock((int)pos.rule50, root_dtz);
-    if (!root_precise && n > 0 && (root_dtz == plies_left || root_dtz == -plies_left)) {
+    if (!root_precise && n > 0 && (root_dtz == plies_left || root_dtz == -plies_left) &&
+        !tb->consts.variant) {
         /* The root's own rounded DTZ leaves its outcome open; its best
          * move's (settled above where it was on the edge) is the root's. */
         *wdl = moves[0].wdl;
