@@ -144,16 +144,22 @@ class RootMove(NamedTuple):
     ``wdl`` and ``dtz`` are from the point of view of the side playing the
     move (a winning move has a positive ``dtz``), with ``dtz`` counted from
     the root position: it is the root's DTZ when this move keeps it.  The
-    DTZ may be rounded: see :attr:`Probe.dtz_precise`.
+    DTZ may be rounded: see :attr:`Probe.dtz_precise`.  Where a rounded DTZ
+    is exactly the plies the halfmove clock leaves (so the rounding decides
+    between a win and a 50-move draw), a bounded search below the move
+    settles it: ``dtz`` is then exact, one ply longer than the table's when
+    the win does not fit, and ``wdl`` and ``rank`` follow.
 
     ``rank`` is Fathom's / Stockfish's ``tbRank``, an integer where higher is
     better.  It separates outcomes (wins certain within the 50-move rule
     rank highest, then other wins by DTZ, draws, blessed losses, losses) but
     does not separate moves of one outcome class: every certain win has the
     same rank, as has every loss within the rule.  A win is certain when it
-    fits in the clock even if its DTZ, stored rounded, is one ply short; a
-    rounded DTZ exactly at the limit ranks below the certain wins, so that
-    ``best_move`` never gambles a win on rounding.
+    fits in the clock even if its DTZ, stored rounded, is one ply short, or
+    when the search above proves it fits; a rounded DTZ exactly at the
+    limit that the search could not settle ranks below the certain wins, so
+    that ``best_move`` never gambles a win on rounding.  A losing side's
+    moves that reach the 50-move draw rank first.
     :attr:`RootProbe.moves` is further ordered by DTZ inside a rank.
     """
 

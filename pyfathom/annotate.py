@@ -26,7 +26,7 @@ and variations are kept byte for byte.
 >>> print(out.getvalue().strip())
 [FEN "7k/R7/6K1/8/8/8/8/8 w - - 0 1"]
 <BLANKLINE>
-{TB: White to move: win (DTZ 1 or 2)} 1. Rg7?? {TB: win -> draw. Best: Ra8# (DTZ 1)} { [%clk 0:00:09] } 1/2-1/2
+{TB: White to move: win (DTZ 1)} 1. Rg7?? {TB: win -> draw. Best: Ra8# (DTZ 1)} { [%clk 0:00:09] } 1/2-1/2
 >>> summary.games_read, summary.games_in_tables, summary.mistakes
 (1, 1, 1)
 """
@@ -749,7 +749,8 @@ def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, 
     legal move by :func:`_move_rank`; None if no move can be probed.
 
     One root probe ranks every move in C (:meth:`Tablebase.probe_root`,
-    whose move DTZ is :func:`move_dtz`'s); where it fails (a table some move
+    whose move DTZ is :func:`move_dtz`'s, or on the 50-move edge the exact
+    value its search settles); where it fails (a table some move
     needs is missing), :func:`_best_move_by_children` probes the moves one
     by one and skips those that cannot be probed.
     """
@@ -789,6 +790,10 @@ def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, 
         finally:
             board.pop()
         precise = r >= _FAILED_BELOW and r & 1 == 1
+        if r >= _FAILED_BELOW and abs(dtz) == abs(r >> 1) + 2:
+            # One ply longer than the position's rounded DTZ says: the root
+            # probe's search settled the move on the 50-move edge, exactly.
+            precise = True
     return move, dtz, precise, result
 
 

@@ -127,6 +127,9 @@ class RefMistake:
     best_keys: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     """SAN -> rank of every legal move (computed on request)."""
     best_dtz: int = 0
+    best_on_edge: bool = False
+    """|best_dtz| + clock == 100: the annotator's root probe may settle a
+    rounded DTZ there one ply longer (tests/test_rule50_edge.py checks it)."""
 
 
 @dataclass
@@ -231,6 +234,7 @@ class ReferenceAnnotator:
                 mistake.best_keys = ranks
                 best = max(ranks.values())
                 mistake.best_dtz = next(dtzs[s] for s, k in ranks.items() if k == best)
+                mistake.best_on_edge = abs(mistake.best_dtz) + boards[offset].halfmove_clock == 100
             out.mistakes.append(mistake)
         return out
 

@@ -5,8 +5,15 @@ A start is *certain* when its win fits in the clock even if its DTZ, stored
 rounded to moves, is one ply short (``dtz + clock + (not precise) <= 100``):
 every certain start must reach mate or a capture/pawn move that keeps the
 win (checked with python-chess at the reset clock) before a 50-move draw.
-Uncertain starts (a rounded DTZ exactly at the limit) may be draws whatever
-the choice; how many convert is printed, not asserted.
+
+The other starts (a rounded DTZ exactly at the limit) are won or drawn
+depending on the ply the rounding hides; the core settles such root moves by
+a bounded search.  :class:`ConversionSearch` answers the same question
+independently, by brute force over python-chess's ``chess.syzygy`` and legal
+moves: on a seeded sample of the uncertain starts, a start it proves
+convertible must be converted, and one it proves not must end in a 50-move
+draw (the loser finds the escape); the chosen first move must convert
+whenever the start does.
 
 Both sides play either ``probe_root``'s ``best_move`` or the move of the C
 facade's ``tb_probe_root`` (Fathom's call, through ``pyfathom.fathom``).
@@ -37,6 +44,9 @@ TABLES_5 = ["KBBvKN", "KRPvKR", "KBBBvK"]
 STARTS_PER_TABLE_34 = 16  # 28 tables: 448
 STARTS_PER_TABLE_5 = 40   # 120
 MAX_PLIES = 120
+# Uncertain starts checked against ConversionSearch (python-chess is slow).
+SAMPLE_34 = 24
+SAMPLE_5 = 8
 
 
 def winning_moves(tb: Any, board: chess.Board) -> list[tuple[int, bool]]:
@@ -108,54 +118,175 @@ def fathom_choice(board: chess.Board) -> chess.Move | None:
     return chess.Move(f.TB_GET_FROM(res), f.TB_GET_TO(res), promotion)
 
 
+class ConversionSearch:
+    """Can the winner force, within k plies and whatever the loser does, a
+    mate or a zeroing move that leaves an unconditional win (for a zeroing
+    move of the loser: leaves it lost)?  Brute force over python-chess's
+    legal moves and probes, written apart from the core's search: a
+    position's DTZ d prunes it (python-chess does not say which DTZ are
+    rounded, so only ``d + 1 <= k``, sure either way, and ``d > k``);
+    otherwise every move is tried.  Memoised per position and k; gives up
+    (:class:`Undecided`) after *max_nodes* searched positions."""
+
+    class Undecided(Exception):
+        pass
+
+    def __init__(self, oracle: chess.syzygy.Tablebase, max_nodes: int = 4000) -> None:
+        self.oracle = oracle
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.memo: dict[tuple[str, int], bool] = {}
+
+    def converts(self, board: chess.Board, winner_to_move: bool, k: int) -> bool:
+        self.nodes = 0
+        return self._converts(board.copy(stack=False), winner_to_move, k)
+
+    def _converts(self, board: chess.Board, winner_to_move: bool, k: int) -> bool:
+        if k < 1:
+            return False
+        key = (board.epd(), k)
+        if key in self.memo:
+            return self.memo[key]
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise self.Undecided(board.fen())
+        d = self.oracle.probe_dtz(board)
+        plies = d if winner_to_move else -d
+        if plies <= 0 or plies > 100 or plies > k:
+            result = False
+        elif plies + 1 <= k:
+            result = True
+        else:
+            result = not winner_to_move  # loser: all moves must lose in time
+            for move in list(board.legal_moves):
+                zeroing = board.is_zeroing(move)
+                board.push(move)
+                try:
+                    if zeroing:
+                        r = self.oracle.probe_wdl(board) == (-2 if winner_to_move else 2)
+                    elif winner_to_move and board.is_checkmate():
+                        r = True
+                    else:
+                        r = self._converts(board, not winner_to_move, k - 1)
+                finally:
+                    board.pop()
+                if r == winner_to_move:
+                    result = r
+                    break
+        self.memo[key] = result
+        return result
+
+
+def play_line(tb: Any, oracle: chess.syzygy.Tablebase, start: chess.Board,
+              choose: Callable[[chess.Board], chess.Move | None] | None = None,
+              to_mate: bool = False) -> tuple[str, chess.Board]:
+    """:func:`play_out`'s outcome and the final board; *to_mate*: play on
+    past a zeroing move that keeps the win, until mate or a draw."""
+    choose = choose or python_choice(tb)
+    board = start.copy()
+    winner = board.turn if tb.probe_wdl(board) > 0 else not board.turn
+    for _ in range(MAX_PLIES * (3 if to_mate else 1)):
+        if board.is_checkmate():
+            return ("kept" if board.turn != winner else "winner mated"), board
+        if board.is_stalemate() or board.is_insufficient_material():
+            return "draw", board
+        if board.halfmove_clock >= 100:
+            return "50-move draw", board
+        if board.move_stack and board.halfmove_clock == 0:
+            wdl = oracle.probe_wdl(board)
+            won = wdl == (2 if board.turn == winner else -2)
+            if not won or not to_mate:
+                return ("kept" if won else f"zeroed into wdl {wdl} for the side to move"), board
+        move = choose(board)
+        if move is None or not board.is_legal(move):
+            return f"no legal best move ({move})", board
+        board.push(move)
+    return f"nothing after {MAX_PLIES} plies", board
+
+
 def play_out(tb: Any, oracle: chess.syzygy.Tablebase, start: chess.Board,
              choose: Callable[[chess.Board], chess.Move | None] | None = None) -> str:
     """'kept' if the winner mates or zeroes with the win intact; else why not.
     Both sides play *choose*'s move (default: probe_root's best_move)."""
-    choose = choose or python_choice(tb)
-    board = start.copy()
-    winner = board.turn
-    for _ in range(MAX_PLIES):
-        if board.is_checkmate():
-            return "kept" if board.turn != winner else "winner mated"
-        if board.is_stalemate() or board.is_insufficient_material():
-            return "draw"
-        if board.halfmove_clock >= 100:
-            return "50-move draw"
-        if board.move_stack and board.halfmove_clock == 0:
-            wdl = oracle.probe_wdl(board)
-            won = wdl == (2 if board.turn == winner else -2)
-            return "kept" if won else f"zeroed into wdl {wdl} for the side to move"
-        move = choose(board)
-        if move is None or not board.is_legal(move):
-            return f"no legal best move ({move})"
-        board.push(move)
-    return f"nothing after {MAX_PLIES} plies"
+    return play_line(tb, oracle, start, choose)[0]
+
+
+# Verdicts of ConversionSearch by start FEN, shared by the Python and the
+# facade runs over the same starts (None: undecided within its budget).
+_TRUTH: dict[str, bool | None] = {}
+
+
+def _truth(search: ConversionSearch, start: chess.Board) -> bool | None:
+    fen = start.fen()
+    if fen not in _TRUTH:
+        try:
+            _TRUTH[fen] = search.converts(start, True, 100 - start.halfmove_clock)
+        except ConversionSearch.Undecided:
+            _TRUTH[fen] = None
+    return _TRUTH[fen]
 
 
 def _run(tb: Any, oracle: chess.syzygy.Tablebase, starts: list[tuple[chess.Board, bool]],
          choose: Callable[[chess.Board], chess.Move | None] | None = None,
-         ) -> tuple[list[str], int, int]:
+         sample: int = 0, seed: str = "") -> tuple[list[str], int, int, str]:
+    """Play every start out.  Failures: a certain start not converted, and
+    among *sample* uncertain starts (seeded) one whose outcome or first move
+    disagrees with ConversionSearch.  Also returns the number of uncertain
+    starts, how many were converted, and a summary of the oracle check."""
     failures: list[str] = []
-    uncertain = uncertain_kept = 0
+    uncertain_starts = [b for b, certain in starts if not certain]
+    checked = set(random.Random(seed).sample(range(len(uncertain_starts)),
+                                             min(sample, len(uncertain_starts))))
+    search = ConversionSearch(oracle)
+    choice = choose or python_choice(tb)
+    kept = proven = refuted = undecided = 0
+    n_uncertain = 0
     for start, certain in starts:
         outcome = play_out(tb, oracle, start, choose)
         if certain:
             if outcome != "kept":
                 failures.append(f"{start.fen()}: {outcome}")
-        else:
-            uncertain += 1
-            uncertain_kept += outcome == "kept"
-    return failures, uncertain, uncertain_kept
+            continue
+        kept += outcome == "kept"
+        n_uncertain += 1
+        if n_uncertain - 1 not in checked:
+            continue
+        truth = _truth(search, start)
+        if truth is None:
+            undecided += 1
+            continue
+        proven += truth
+        refuted += not truth
+        expected = "kept" if truth else "50-move draw"
+        if outcome != expected:
+            failures.append(f"{start.fen()}: {outcome}, but the oracle search says "
+                            f"{'it converts' if truth else 'it cannot convert'} in time")
+        elif truth:
+            move = choice(start)
+            child = start.copy(stack=False)
+            assert move is not None
+            child.push(move)
+            k = 100 - child.halfmove_clock if child.halfmove_clock else 0
+            try:
+                ok = not child.halfmove_clock or search.converts(child, False, k)
+            except ConversionSearch.Undecided:
+                ok = True  # the playout converted: the oracle just ran out of budget
+                undecided += 1
+            if not ok:
+                failures.append(f"{start.fen()}: first move {move} does not convert in time")
+    summary = (f"oracle on {len(checked)} sampled: {proven} convertible (all converted), "
+               f"{refuted} not (all drawn), {undecided} undecided")
+    return failures, len(uncertain_starts), kept, summary
 
 
 def test_certain_wins_kept_near_the_limit_3_4_pieces(tablebase: Any, oracle: chess.syzygy.Tablebase) -> None:
     starts = edge_starts(tablebase, TABLES_34, STARTS_PER_TABLE_34, "edge34")
     assert len(starts) >= 400
     assert all(60 <= b.halfmove_clock <= 99 for b, _ in starts)
-    failures, uncertain, kept = _run(tablebase, oracle, starts)
+    failures, uncertain, kept, summary = _run(tablebase, oracle, starts,
+                                              sample=SAMPLE_34, seed="oracle34")
     print(f"3-4 pieces: {len(starts)} starts, {len(starts) - uncertain} certain, "
-          f"{uncertain} uncertain of which {kept} kept")
+          f"{uncertain} uncertain of which {kept} kept; {summary}")
     assert not failures, f"{len(failures)} certain wins lost:\n" + "\n".join(failures[:20])
 
 
@@ -199,12 +330,13 @@ def test_certain_wins_kept_near_the_limit_5_pieces(syzygy_dir: Path, via: str) -
         if via == "tb_probe_root":
             assert f.tb_init(os.pathsep.join(dirs)) and f.TB_LARGEST == 5
         try:
-            failures, uncertain, kept = _run(tb, oracle, starts,
-                                             fathom_choice if via == "tb_probe_root" else None)
+            failures, uncertain, kept, summary = _run(
+                tb, oracle, starts, fathom_choice if via == "tb_probe_root" else None,
+                sample=SAMPLE_5, seed="oracle5")
         finally:
             f.tb_free()
     print(f"5 pieces via {via}: {len(starts)} starts, {len(starts) - uncertain} certain, "
-          f"{uncertain} uncertain of which {kept} kept")
+          f"{uncertain} uncertain of which {kept} kept; {summary}")
     assert not failures, f"{len(failures)} certain wins lost:\n" + "\n".join(failures[:20])
 
 
@@ -217,9 +349,52 @@ def test_certain_wins_kept_through_the_fathom_facade(tablebase: Any, syzygy_dir:
     starts = edge_starts(tablebase, TABLES_34, STARTS_PER_TABLE_34, "edge34")
     assert f.tb_init(str(syzygy_dir))
     try:
-        failures, uncertain, kept = _run(tablebase, oracle, starts, fathom_choice)
+        failures, uncertain, kept, summary = _run(tablebase, oracle, starts, fathom_choice,
+                                                  sample=SAMPLE_34, seed="oracle34")
     finally:
         f.tb_free()
     print(f"3-4 pieces via tb_probe_root: {len(starts)} starts, {len(starts) - uncertain} "
-          f"certain, {uncertain} uncertain of which {kept} kept")
+          f"certain, {uncertain} uncertain of which {kept} kept; {summary}")
     assert not failures, f"{len(failures)} certain wins lost:\n" + "\n".join(failures[:20])
+
+
+# The issue's example: Fathom's line from here ends in mate, the core's (before
+# its search at the edge) in a 50-move draw.  Its DTZ, -10 rounded, is really
+# -11: with 10 plies left Black cannot force mate, so a draw is right and
+# Fathom's mate came from a White move that gave the win back in time.
+EXAMPLE = "8/K7/6b1/8/6kq/8/8/8 w - - 90 1"
+
+
+@pytest.mark.parametrize("via", ["probe_root", "tb_probe_root"])
+def test_issue_example(tablebase: Any, oracle: chess.syzygy.Tablebase, syzygy_dir: Path,
+                       via: str) -> None:
+    from pyfathom import fathom as f
+
+    search = ConversionSearch(oracle, max_nodes=20_000)
+    start = chess.Board(EXAMPLE)
+    earlier = start.copy(stack=False)
+    earlier.halfmove_clock = 89
+    assert not search.converts(start, False, 10)  # a draw with White's best defence
+    assert search.converts(earlier, False, 11)    # one ply more: Black mates
+    assert int(tablebase.probe_root(start).wdl) == -1
+    assert int(tablebase.probe_root(earlier).wdl) == -2
+    if via == "tb_probe_root":
+        assert f.tb_init(str(syzygy_dir))
+    try:
+        choose = fathom_choice if via == "tb_probe_root" else None
+        outcome, end = play_line(tablebase, oracle, start, choose, to_mate=True)
+        assert outcome == "50-move draw", (outcome, end.fen())
+        outcome, end = play_line(tablebase, oracle, earlier, choose, to_mate=True)
+        assert outcome == "kept" and end.is_checkmate(), (outcome, end.fen())
+        # After each White move that does lose in time, Black mates in time.
+        losing = 0
+        for move in start.legal_moves:
+            child = start.copy(stack=False)
+            child.push(move)
+            if search.converts(child, True, 9):
+                losing += 1
+                outcome, end = play_line(tablebase, oracle, child, choose, to_mate=True)
+                assert outcome == "kept" and end.is_checkmate(), (move, outcome, end.fen())
+        assert losing >= 1
+    finally:
+        f.tb_free()

@@ -218,7 +218,8 @@ typedef struct fathom_root_move {
     uint8_t is_ep;      /* 1 if an en-passant capture */
     int8_t wdl;         /* -2..2 under the 50-move rule from the root clock */
     int8_t dtz_precise; /* 1 if dtz is exact */
-    int32_t dtz;        /* signed DTZ in plies counted from the root position */
+    int32_t dtz;        /* signed DTZ in plies counted from the root position
+                         * (settled on the 50-move edge: fathom_probe_root) */
     int32_t rank;       /* tbRank on a 2^18 scale: higher is better */
 } fathom_root_move;
 
@@ -233,10 +234,18 @@ typedef struct fathom_root_move {
  * tb_probe_root), sorted best first: wins certain within the 50-move rule
  * (shortest DTZ first; certain also when a DTZ stored rounded is one ply
  * short), other wins by DTZ (a rounded DTZ at the limit, cursed wins),
- * draws, blessed losses, losses (longest DTZ first).  moves must have room for FATHOM_MAX_MOVES entries; *count
+ * draws, blessed losses, losses (longest DTZ first).  A move whose DTZ is
+ * rounded and exactly the plies the clock leaves (the rounding then decides
+ * between a win and a 50-move draw) is settled by a search below it (can
+ * the winner force mate or a winning zeroing move in time, whatever the
+ * loser does?): its dtz becomes exact, one ply longer than the table's if
+ * not, and its wdl and rank follow.  The search is bounded (2,000 searched
+ * positions per call, tb_probe.c); past that a move keeps its rounded
+ * value.  moves must have room for FATHOM_MAX_MOVES entries; *count
  * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
- * receive the root position's WDL under the 50-move rule (from rule50) and
- * its DTZ (as fathom_probe_dtz); *dtz_precise its precise flag.
+ * receive the root position's WDL under the 50-move rule (from rule50; its
+ * best move's where its own rounded DTZ sits on the limit) and its DTZ (as
+ * fathom_probe_dtz); *dtz_precise its precise flag.
  * RETURN: a status code.
  */
 int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,

@@ -227,6 +227,23 @@ static int is_checkmate(const tb_pos *pos)
 
 static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise);
 
+/* For the precise flag of a DTZ of 1 read rounded (1 or 2 plies): winning
+ * captures and pawn moves answer before the table, so it is exactly 1 when
+ * a move mates.  Checked only on the answer of a public probe, not inside
+ * the searches (it would cost every probe that meets such a position). */
+static int has_mate_in_one(const tb_pos *pos)
+{
+    tb_move moves[TB_MAX_LEGAL];
+    int n = tb_gen_legal(pos, TB_GEN_ALL, moves);
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        tb_do_move(pos, moves[i], &child);
+        if (is_checkmate(&child))
+            return 1;
+    }
+    return 0;
+}
+
 /*
  * DTZ of a won position whose table stores only the other side to move:
  * one ply more than the quickest win among the quiet piece moves (pawn
@@ -529,7 +546,11 @@ static inline int position_dtz(probe *pr, uint64_t white, uint64_t black,
     tb_pos pos;
     int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
                          bishops, knights, pawns, ep, turn);
-    return status == FATHOM_OK ? any_probe_dtz(pr, &pos, dtz, precise) : status;
+    if (status == FATHOM_OK)
+        status = any_probe_dtz(pr, &pos, dtz, precise);
+    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant)
+        *precise = has_mate_in_one(&pos);
+    return status;
 }
 
 fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
@@ -630,6 +651,253 @@ static int root_rank(int dtz, int precise, int rule50)
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Root moves at the 50-move edge                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A root move whose DTZ v (plies from the root) comes from a table that
+ * stores moves is won (lost) in v or v + 1 plies.  When v is exactly the
+ * plies the clock leaves, that ply decides between a win and a 50-move
+ * draw, and only a search below the move tells which: can the winner
+ * force, within k plies and whatever the loser does, a mate or a zeroing
+ * move that keeps an unconditional win?  A zeroing move of the loser that
+ * leaves it lost counts as well (the clock restarts with the win in hand):
+ * these are the events DTZ counts, so each node's own DTZ answers the
+ * question unless the node sits on the edge again (rounded, DTZ == k), and
+ * the search descends only through such nodes.
+ *
+ * Bounded: EDGE_NODE_BUDGET searched positions per root probe, each
+ * costing one DTZ probe per legal move (a probe of a side its table does
+ * not store searches one ply itself).  Measured on 3-4-piece playouts: a
+ * median of about 20 positions per root probe on the edge, a few thousand
+ * for long KBBvK edges, where 2,000 positions take 0.05-0.2 s.  Past the
+ * budget, or where a probe fails, a move stays uncertain as without the
+ * search.  The recursion is at most the plies left deep (< 100), one move
+ * list (about 1.5 KB) on the stack per level, plus a 32 KB memo for the
+ * whole search; nothing is allocated, and ordinary root probes never get
+ * here.  Standard chess only: variant instances rank as before.
+ */
+#ifndef EDGE_NODE_BUDGET
+#define EDGE_NODE_BUDGET 2000
+#endif
+
+/* Verdicts; EDGE_OPEN: a child on the edge again, to be searched. */
+enum { EDGE_NO = 0, EDGE_YES = 1, EDGE_UNKNOWN = 2, EDGE_OPEN = 3 };
+
+/* The DTZ probes and verdicts met so far, by position: neighbouring nodes
+ * share most children, and king moves transpose all the time.  A node's k
+ * is its own DTZ, so the position alone decides its verdict.  Direct
+ * mapped, newest kept; the key is the position itself, packed exactly. */
+#ifndef EDGE_MEMO_BITS
+#define EDGE_MEMO_BITS 11
+#endif
+typedef struct edge_memo {
+    uint64_t occupied;
+    uint32_t pieces;  /* turn, then 4 bits (colour, type) per occupied square;
+                       * 0 for an empty slot (a turn bit or a king is set) */
+    int16_t dtz;      /* the position's DTZ probe */
+    uint8_t precise;
+    uint8_t verdict;  /* EDGE_NO or EDGE_YES once searched, else EDGE_UNKNOWN */
+} edge_memo;
+
+typedef struct edge_search {
+    probe pr;       /* failures here do not fail the root probe */
+    int nodes_left;
+    uint16_t killer[101]; /* by plies left: 1 + (from << 6 | to), 0 none */
+    edge_memo memo[1 << EDGE_MEMO_BITS];
+} edge_search;
+
+/* The memo slot of pos; *found says whether it holds pos, else it is
+ * keyed for pos (and its old content dropped). */
+static edge_memo *edge_slot(edge_search *es, const tb_pos *pos, int *found)
+{
+    uint64_t occupied = pos->color[TB_WHITE] | pos->color[TB_BLACK];
+    uint32_t pieces = pos->turn;
+    int shift = 1;
+    for (uint64_t b = occupied; b; b &= b - 1) {
+        uint64_t bit = b & (~b + 1);
+        uint32_t code = (pos->color[TB_WHITE] & bit) ? 8u : 0u;
+        for (int t = TB_PAWN; t <= TB_KING; t++)
+            if (pos->type[t] & bit)
+                code |= (uint32_t)t;
+        pieces |= code << shift;
+        shift += 4;
+    }
+    uint64_t h = (occupied ^ ((uint64_t)pieces << 32 | pieces)) * 0x9E3779B97F4A7C15ull;
+    edge_memo *slot = &es->memo[h >> (64 - EDGE_MEMO_BITS)];
+    *found = slot->occupied == occupied && slot->pieces == pieces;
+    if (!*found) {
+        slot->occupied = occupied;
+        slot->pieces = pieces;
+        slot->verdict = EDGE_UNKNOWN;
+    }
+    return slot;
+}
+
+/* What a child settles without a search: EDGE_YES or EDGE_NO, EDGE_OPEN if
+ * it is on the edge again (not searched yet), EDGE_UNKNOWN if a probe
+ * failed.  winner_moved: the move into child was the winner's; k: the
+ * plies left after it. */
+static int edge_settle_child(edge_search *es, const tb_pos *child,
+                             int winner_moved, int k)
+{
+    if (child->rule50 == 0) {
+        /* A zeroing move converts if it leaves an unconditional win. */
+        int wdl;
+        if (probe_wdl(&es->pr, child, &wdl) != FATHOM_OK)
+            return EDGE_UNKNOWN;
+        return wdl == (winner_moved ? -2 : 2) ? EDGE_YES : EDGE_NO;
+    }
+    if (winner_moved && is_checkmate(child))
+        return EDGE_YES;
+    if (k < 1)
+        return EDGE_NO;
+    int found;
+    edge_memo *slot = edge_slot(es, child, &found);
+    if (!found) {
+        int dtz, precise;
+        if (probe_dtz(&es->pr, child, &dtz, &precise) != FATHOM_OK) {
+            slot->pieces = 0;
+            return EDGE_UNKNOWN;
+        }
+        slot->dtz = (int16_t)dtz;
+        slot->precise = (uint8_t)precise;
+    }
+    int plies = winner_moved ? -slot->dtz : slot->dtz; /* for the winner */
+    if (plies <= 0 || plies > 100 || plies > k)
+        return EDGE_NO;
+    if (plies + !slot->precise <= k)
+        return EDGE_YES;
+    return slot->verdict != EDGE_UNKNOWN ? slot->verdict : EDGE_OPEN;
+}
+
+/* Does the winner convert within k plies from pos, whoever is to move
+ * (winner_to_move), pos being on the edge (its DTZ rounded, exactly k)?
+ * Every child is settled by its DTZ first, so that one decisive child
+ * spares the search of the others. */
+static int edge_node_search(edge_search *es, const tb_pos *pos,
+                            int winner_to_move, int k);
+
+static int edge_node(edge_search *es, const tb_pos *pos, int winner_to_move,
+                     int k)
+{
+    int found;
+    edge_memo *slot = edge_slot(es, pos, &found);
+    if (found && slot->verdict != EDGE_UNKNOWN)
+        return slot->verdict;
+    /* Its DTZ is known: the search below may meet pos again (a king
+     * stepping back), where the DTZ alone settles it. */
+    int16_t dtz = (int16_t)(winner_to_move ? k : -k);
+    slot->dtz = dtz;
+    slot->precise = 0;
+    int r = edge_node_search(es, pos, winner_to_move, k);
+    if (r != EDGE_UNKNOWN) {
+        /* The slot may have gone to another position meanwhile. */
+        slot = edge_slot(es, pos, &found);
+        slot->dtz = dtz;
+        slot->precise = 0;
+        slot->verdict = (uint8_t)r;
+    }
+    return r;
+}
+
+static int edge_node_search(edge_search *es, const tb_pos *pos,
+                            int winner_to_move, int k)
+{
+    if (es->nodes_left <= 0)
+        return EDGE_UNKNOWN;
+    es->nodes_left--;
+    tb_move moves[TB_MAX_LEGAL];
+    uint8_t open[TB_MAX_LEGAL];
+    int n = tb_gen_legal(pos, TB_GEN_ALL, moves), n_open = 0, unknown = 0;
+    /* The verdict one child decides: the winner needs one converting move,
+     * the loser one escape. */
+    int decisive = winner_to_move ? EDGE_YES : EDGE_NO;
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        tb_do_move(pos, moves[i], &child);
+        int r = edge_settle_child(es, &child, winner_to_move, k - 1);
+        if (r == decisive)
+            return r;
+        if (r == EDGE_OPEN)
+            open[n_open++] = (uint8_t)i;
+        unknown |= r == EDGE_UNKNOWN;
+    }
+    /* The move that decided a sibling at this depth first (a killer: the
+     * loser's king escapes, or the winner converts, the same way in the
+     * many positions that differ only by a piece the move does not use). */
+    unsigned killer = es->killer[k];
+    for (int j = 1; j < n_open && killer; j++) {
+        const tb_move *m = &moves[open[j]];
+        if ((unsigned)(m->from << 6 | m->to) + 1 == killer) {
+            uint8_t first = open[0];
+            open[0] = open[j];
+            open[j] = first;
+            break;
+        }
+    }
+    for (int j = 0; j < n_open; j++) {
+        tb_pos child;
+        const tb_move *m = &moves[open[j]];
+        tb_do_move(pos, *m, &child);
+        int r = edge_node(es, &child, !winner_to_move, k - 1);
+        if (r == decisive) {
+            es->killer[k] = (uint16_t)((m->from << 6 | m->to) + 1);
+            return r;
+        }
+        unknown |= r == EDGE_UNKNOWN;
+    }
+    if (n == 0 || unknown)
+        return n == 0 ? EDGE_NO : EDGE_UNKNOWN;
+    return decisive == EDGE_YES ? EDGE_NO : EDGE_YES;
+}
+
+/*
+ * Settle the root moves on the edge: dtz (signed, plies from the root,
+ * rounded) with |dtz| exactly the plies the clock leaves.  A move's true
+ * size is |dtz| if the side that wins converts by then, |dtz| + 1
+ * otherwise; either way it becomes exact, and its wdl and rank follow.
+ * Out of line: its memo stays off the stack of ordinary root probes.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
+                              fathom_root_move *moves, int n, int plies_left)
+{
+    edge_search es;
+    es.pr.tb = tb;
+    memset(&es.pr.failure, 0, sizeof es.pr.failure);
+    es.nodes_left = EDGE_NODE_BUDGET;
+    memset(es.memo, 0, sizeof es.memo);
+    memset(es.killer, 0, sizeof es.killer);
+    tb_move legal[TB_MAX_LEGAL];
+    int n_legal = tb_gen_legal(root, TB_GEN_PIECE_QUIETS, legal);
+    for (int i = 0; i < n; i++) {
+        fathom_root_move *m = &moves[i];
+        int v = m->dtz, j = 0;
+        if (m->dtz_precise || (v != plies_left && v != -plies_left))
+            continue;
+        /* Moves on the edge neither capture nor move a pawn. */
+        while (j < n_legal && (legal[j].from != m->from || legal[j].to != m->to))
+            j++;
+        if (j == n_legal)
+            continue;
+        tb_pos child;
+        tb_do_move(root, legal[j], &child);
+        int r = edge_node(&es, &child, v < 0, plies_left - 1);
+        if (r == EDGE_UNKNOWN)
+            continue;
+        if (r == EDGE_NO)
+            v += v > 0 ? 1 : -1;
+        m->dtz = v;
+        m->dtz_precise = 1;
+        m->wdl = (int8_t)wdl_with_clock((int)root->rule50, v);
+        m->rank = root_rank(v, 1, (int)root->rule50);
+    }
+}
+
 /* The move part of a root move record. */
 static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
 {
@@ -641,7 +909,9 @@ static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
 }
 
 /* Sort key, best first: certain wins by shortest DTZ, other wins by
- * shortest DTZ (rank says which is which), draws, losses by longest. */
+ * shortest DTZ (rank says which is which), draws, losses by longest.  At
+ * equal DTZ an exact win goes first, and a rounded loss (it may last a ply
+ * longer). */
 static int root_order(const fathom_root_move *a, const fathom_root_move *b)
 {
     int ta = a->dtz > 0 ? 0 : a->dtz == 0 ? 1 : 2;
@@ -652,6 +922,8 @@ static int root_order(const fathom_root_move *a, const fathom_root_move *b)
         return a->rank > b->rank ? -1 : 1;
     if (a->dtz != b->dtz)
         return a->dtz < b->dtz ? -1 : 1;
+    if (a->dtz_precise != b->dtz_precise)
+        return (a->dtz_precise > b->dtz_precise) == (ta == 0) ? -1 : 1;
     return 0;
 }
 
@@ -702,18 +974,21 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
 
     tb_move legal[TB_MAX_LEGAL];
     int n = status == FATHOM_OK ? any_gen_all(tb, &pos, legal) : 0;
+    int plies_left = 100 - (int)pos.rule50, on_edge = 0;
     for (int i = 0; i < n && status == FATHOM_OK; i++) {
         tb_pos child;
         int v = 0, p = 1;
         any_do_move(tb, &pos, legal[i], &child);
         if (root_dtz > 0 && any_is_checkmate(tb, &child)) {
             v = 1;
+            root_precise |= root_dtz == 1; /* mate in one: exactly 1 */
         } else if (child.rule50 != 0) {
             status = any_probe_dtz(&pr, &child, &v, &p);
             if (status != FATHOM_OK)
                 break;
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
+            on_edge += !p && (v == plies_left || v == -plies_left);
         } else {
             status = any_probe_wdl(&pr, &child, &v);
             if (status != FATHOM_OK)
@@ -730,11 +1005,22 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         fill_detail(&pr.failure, detail);
         return status;
     }
+    if (on_edge && !tb->consts.variant)
+        settle_edge_moves(tb, &pos, moves, n, plies_left);
     sort_root_moves(moves, n, root_order);
     *count = (unsigned)n;
     *dtz = root_dtz;
     *dtz_precise = root_precise;
     *wdl = wdl_with_clock((int)pos.rule50, root_dtz);
+    if (!root_precise && n > 0 && (root_dtz == plies_left || root_dtz == -plies_left) &&
+        !tb->consts.variant) {
+        /* The root's own rounded DTZ leaves its outcome open; its best
+         * move's (settled above where it was on the edge) is the root's. */
+        *wdl = moves[0].wdl;
+        for (int i = 1; i < n; i++)
+            if (moves[i].wdl > *wdl)
+                *wdl = moves[i].wdl;
+    }
     return FATHOM_OK;
 }
 

@@ -22,6 +22,13 @@
  *  - Among winning root moves, those whose win is certain inside the
  *    50-move rule, although the table stores their DTZ rounded to moves,
  *    come first: Fathom may pick a move one ply too slow at the edge.
+ *  - A root move whose rounded DTZ d is exactly the plies the clock leaves
+ *    (the hidden ply decides between a win and a draw) is settled by a
+ *    bounded search below it: its DTZ becomes exact, d or d + 1 plies, and
+ *    its WDL, rank and place follow, for the winner (only moves that win in
+ *    time rank 1000) and for the loser (moves that reach the 50-move draw
+ *    come first).  On the edge the root's WDL is its best move's.  Past the
+ *    search's budget (fathom.h) a move keeps its rounded value.
  *  - An en-passant square no pawn of the side to move can capture to is
  *    ignored, as Fathom ignores it (engines that set the square after every
  *    double push); an impossible one (wrong rank, no pawn that just moved
@@ -211,7 +218,8 @@ static inline unsigned tb_probe_wdl(uint64_t _white, uint64_t _black,
  *
  * _results, if not NULL, must hold TB_MAX_MOVES entries; it receives one
  * packed answer per legal move (that move's WDL and |DTZ| as seen from the
- * root), best first, and TB_RESULT_FAILED after the last one.
+ * root, one ply longer than the table's where the move was settled on the
+ * 50-move edge), best first, and TB_RESULT_FAILED after the last one.
  *
  * Costs a DTZ probe per legal move: meant for the root, not the search.
  */
@@ -255,7 +263,8 @@ struct TbRootMoves {
 
 /*
  * tb_probe_root_dtz: rank and score every legal move with the DTZ tables.
- * Ranks, with d the move's DTZ in plies from the root and c the clock:
+ * Ranks, with d the move's DTZ in plies from the root (settled on the
+ * 50-move edge: see the top of this file) and c the clock:
  *   1000          a win that is certain within the 50-move rule (and,
  *                 with hasRepeated, no repetition has spent the margin);
  *   1000 - (d+c)  any other win, at least 1;
