@@ -129,6 +129,19 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       unsigned ep, int turn, unsigned rule50,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail);
+int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
+                     uint64_t kings, uint64_t queens, uint64_t rooks,
+                     uint64_t bishops, uint64_t knights, uint64_t pawns,
+                     unsigned ep, int turn, unsigned rule50, int dtz_hint,
+                     fathom_root_move *best, int *result, unsigned *count,
+                     unsigned *dtz_probes, int *on_edge,
+                     fathom_detail *detail);
+#define FATHOM_SAN_MAX ...
+int fathom_move_san(uint64_t white, uint64_t black, uint64_t kings,
+                    uint64_t queens, uint64_t rooks, uint64_t bishops,
+                    uint64_t knights, uint64_t pawns, unsigned ep, int turn,
+                    unsigned from, unsigned to, unsigned promotion, char *out,
+                    size_t cap);
 
 int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t queens, uint64_t rooks, uint64_t bishops,

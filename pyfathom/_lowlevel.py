@@ -306,6 +306,62 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
     return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail())
 
 
+class BestMove(NamedTuple):
+    """What ``fathom_best_move`` returned."""
+
+    status: int
+    move: Optional[tuple[int, int, int]]
+    """(from, to, promotion) of the best move; None when there is no legal move."""
+    dtz: int
+    dtz_precise: bool
+    result: int
+    dtz_probes: int
+    detail: Detail
+    on_edge: bool = False
+    """A move that can be best sits on the 50-move edge with a rounded DTZ:
+    rank with ``probe_root`` instead (``move`` is None)."""
+
+
+def best_move(handle: Handle, white: int, black: int, kings: int, queens: int,
+              rooks: int, bishops: int, knights: int, pawns: int, ep: int,
+              turn: bool, rule50: int, dtz_hint: int = 0) -> BestMove:
+    """``fathom_best_move``: the best move under the clock with WDL probes of
+    every move and DTZ probes only where a quiet move can still be best
+    (``dtz_hint``: the position's DTZ if known, else 0; the answer does not
+    depend on it)."""
+    best = ffi.new("fathom_root_move *")
+    ints = ffi.new("int[1]")
+    counts = ffi.new("unsigned[2]")
+    edge = ffi.new("int *")
+    d = ffi.new("fathom_detail *")
+    status = lib.fathom_best_move(handle, white, black, kings, queens, rooks, bishops,
+                                  knights, pawns, ep, turn, rule50, dtz_hint, best, ints, counts,
+                                  counts + 1, edge, d)
+    if status != Status.OK:
+        return BestMove(status, None, 0, False, 0, 0, _detail(d))
+    if not counts[0]:
+        return BestMove(status, None, 0, True, 0, 0, Detail())
+    if edge[0]:
+        return BestMove(status, None, 0, False, 0, counts[1], Detail(), on_edge=True)
+    return BestMove(status, (getattr(best, "from"), best.to, best.promotion), best.dtz,
+                    bool(best.dtz_precise), ints[0], counts[1], Detail())
+
+
+SAN_MAX: int = lib.FATHOM_SAN_MAX
+
+
+def move_san(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,
+             knights: int, pawns: int, ep: int, turn: bool, from_square: int, to_square: int,
+             promotion: int) -> Optional[str]:
+    """``fathom_move_san``: the legal move's SAN as python-chess writes it;
+    None where the C core does not write it (a move that is not legal there,
+    an invalid position or too many pieces)."""
+    out = ffi.new("char[]", SAN_MAX)
+    n = lib.fathom_move_san(white, black, kings, queens, rooks, bishops, knights, pawns, ep,
+                            turn, from_square, to_square, promotion, out, SAN_MAX)
+    return ffi.string(out, n).decode("ascii") if n > 0 else None
+
+
 if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch_arrays)
     import numpy as np
     import numpy.typing as npt

@@ -46,6 +46,7 @@ import chess.pgn
 
 from pyfathom import _lowlevel as _ll
 from pyfathom._tablebase import Tablebase
+from pyfathom._types import Status
 
 __all__ = [
     "WIN", "DRAW", "LOSS", "Verdict", "verdict", "move_dtz", "Mistake", "GameNotes",
@@ -638,6 +639,48 @@ class _MatchSpans:
         return _Span(self._base + match.start(1), self._base + match.end(1), match[1])
 
 
+# ---- FEN and SAN of a few pieces ------------------------------------------------
+
+_EMPTY_RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
+
+
+def _fen(board: chess.Board) -> str:
+    """``board.fen()``, placing only the pieces there are (python-chess's
+    loop asks each of the 64 squares: 30-40 us; this about 7 us on an
+    endgame position); the same text."""
+    cells = ["1"] * 64
+    white = board.occupied_co[chess.WHITE]
+    for pieces, letters in ((board.pawns, "Pp"), (board.knights, "Nn"), (board.bishops, "Bb"),
+                            (board.rooks, "Rr"), (board.queens, "Qq"), (board.kings, "Kk")):
+        while pieces:
+            square = (pieces & -pieces).bit_length() - 1
+            pieces &= pieces - 1
+            cells[square ^ 56] = letters[0] if white >> square & 1 else letters[1]
+    placement = "/".join(["".join(cells[i:i + 8]) for i in range(0, 64, 8)])
+    for ones, digit in _EMPTY_RUNS:
+        if ones in placement:
+            placement = placement.replace(ones, digit)
+    ep = board.ep_square
+    ep_text = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
+    castling = board.castling_xfen() if board.castling_rights else "-"
+    return (f"{placement} {'w' if board.turn == chess.WHITE else 'b'} {castling} {ep_text} "
+            f"{board.halfmove_clock} {board.fullmove_number}")
+
+
+def _san(board: chess.Board, move: chess.Move) -> str:
+    """``board.san(move)``, written by the C core (2 us against python-chess's
+    10 us: most of the cost of naming a best move) where it can: positions
+    without castling rights; python-chess otherwise."""
+    if not board.castling_rights:
+        occ = board.occupied_co
+        san = _ll.move_san(occ[1], occ[0], board.kings, board.queens, board.rooks,
+                           board.bishops, board.knights, board.pawns, board.ep_square or 0,
+                           board.turn, move.from_square, move.to_square, move.promotion or 0)
+        if san is not None:
+            return san
+    return board.san(move)
+
+
 # ---- one game's annotations ------------------------------------------------------
 
 
@@ -666,7 +709,7 @@ class Mistake:
 
     @property
     def san(self) -> str:
-        return self.board.san(self.move)
+        return _san(self.board, self.move)
 
     @property
     def label(self) -> str:
@@ -677,7 +720,7 @@ class Mistake:
     @property
     def fen(self) -> str:
         """FEN of the position before the move."""
-        return self.board.fen()
+        return _fen(self.board)
 
     @property
     def result_before(self) -> int:
@@ -744,9 +787,40 @@ def _position_verdict(reader: _Game, index: int, probed: _Probed) -> Verdict:
     return verdict(probed.dtz, probed.precise, probed.clock, mated)
 
 
-def _best_move(tb: Tablebase, board: chess.Board) -> Optional[tuple[chess.Move, int, bool, int]]:
+def _best_move(tb: Tablebase, board: chess.Board, dtz_hint: int = 0
+               ) -> Optional[tuple[chess.Move, int, bool, int]]:
     """(move, its DTZ from the mover's side, exact?, result) of the best
     legal move by :func:`_move_rank`; None if no move can be probed.
+
+    One C call (``fathom_best_move``) ranks the moves as
+    :meth:`Tablebase.probe_root` would list them, with a WDL probe of every
+    move and a DTZ probe only of the quiet moves that can still be best
+    (about a third of them on the benchmark's mistakes; ``dtz_hint``, the
+    position's DTZ when known, lets it drop slower wins sooner and does not
+    change the answer).  Where a move that can be best has a rounded DTZ on
+    the 50-move edge, :func:`_best_move_by_root` ranks them (the root probe
+    settles such moves by a search); where a table some move needs is
+    missing, :func:`_best_move_by_children` probes the moves one by one and
+    skips those that cannot be probed.
+    """
+    occ = board.occupied_co
+    found = _ll.best_move(tb._h, occ[1], occ[0], board.kings, board.queens, board.rooks,
+                          board.bishops, board.knights, board.pawns, board.ep_square or 0,
+                          board.turn, board.halfmove_clock, dtz_hint)
+    if found.status != Status.OK:
+        return _best_move_by_children(tb, board)
+    if found.on_edge:
+        return _best_move_by_root(tb, board)
+    if found.move is None:
+        return None
+    start, to, promotion = found.move
+    return (chess.Move(start, to, promotion or None), found.dtz, found.dtz_precise,
+            found.result)
+
+
+def _best_move_by_root(tb: Tablebase, board: chess.Board
+                       ) -> Optional[tuple[chess.Move, int, bool, int]]:
+    """:func:`_best_move` from a root probe.
 
     One root probe ranks every move in C (:meth:`Tablebase.probe_root`,
     whose move DTZ is :func:`move_dtz`'s, or on the 50-move edge the exact
@@ -867,10 +941,10 @@ def analyse(tb: Tablebase, reader: _Game, game_index: int) -> GameNotes:
         index = first + offset
         board = reader.board_at(index)
         move = reader.move_at(index)
-        best = _best_move(tb, board)
+        best = _best_move(tb, board, before.dtz)
         best_san, best_dtz, best_precise = "", 0, True
         if best is not None:
-            best_san, best_dtz, best_precise = board.san(best[0]), best[1], best[2]
+            best_san, best_dtz, best_precise = _san(board, best[0]), best[1], best[2]
         notes.mistakes.append(Mistake(
             game=game_index, headers=reader.headers, ply=board.ply(), move_index=index,
             board=board, move=move, before=before,
@@ -965,7 +1039,7 @@ def report_row(m: Mistake) -> dict[str, Any]:
     row.update({
         "ply": m.ply,
         "move": m.label,
-        "side": "black" if "..." in m.label else "white",
+        "side": "white" if m.board.turn == chess.WHITE else "black",
         "nag": _nag_text(m.nag),
         "before": RESULT_WORDS[m.result_before],
         "after": RESULT_WORDS[m.result_after],

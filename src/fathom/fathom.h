@@ -269,6 +269,47 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
                           unsigned *count, int *wdl, fathom_detail *detail);
 
 /*
+ * fathom_best_move: the best legal move under the 50-move rule counted from
+ * rule50, as pyfathom annotate ranks moves: the mover's result (a win or
+ * loss only within the rule), then the fastest win / longest loss, among
+ * draws one the rule saves the opponent from first; ties go to the move
+ * fathom_probe_root lists first.  *best is that move's record as
+ * fathom_probe_root would give it, *result the mover's result (1, 0, -1).
+ * Every child gets a WDL probe, and only the quiet moves that can still be
+ * best a DTZ probe (*dtz_probes counts them).  dtz_hint is the position's
+ * own DTZ if the caller knows it (else 0): the answer does not depend on
+ * it, but slower wins are dropped sooner.  *count receives the number of
+ * legal moves (0: mate or stalemate, *best untouched).  *on_edge is set to
+ * 1 (and *best left untouched) when a move that can be best has a rounded
+ * DTZ exactly at the plies the 50-move rule leaves: fathom_probe_root
+ * settles such moves by a search shared over all of them, so the caller
+ * ranks with fathom_probe_root instead.
+ * RETURN: a status code (a child that cannot be probed fails the call).
+ */
+int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
+                     uint64_t kings, uint64_t queens, uint64_t rooks,
+                     uint64_t bishops, uint64_t knights, uint64_t pawns,
+                     unsigned ep, int turn, unsigned rule50, int dtz_hint,
+                     fathom_root_move *best, int *result, unsigned *count,
+                     unsigned *dtz_probes, int *on_edge,
+                     fathom_detail *detail);
+
+/*
+ * fathom_move_san: the legal move from -> to (promotion: 0, or the piece
+ * type 2..5 as in fathom_root_move) of a position without castling rights,
+ * written in SAN as python-chess's Board.san() writes it (with "+" or "#"),
+ * into out, which has room for FATHOM_SAN_MAX bytes (NUL included).
+ * RETURN: the length, or minus a status code (FATHOM_ERR_ARGUMENT for a
+ * move that is not legal there or a short buffer).
+ */
+#define FATHOM_SAN_MAX 16
+int fathom_move_san(uint64_t white, uint64_t black, uint64_t kings,
+                    uint64_t queens, uint64_t rooks, uint64_t bishops,
+                    uint64_t knights, uint64_t pawns, unsigned ep, int turn,
+                    unsigned from, unsigned to, unsigned promotion, char *out,
+                    size_t cap);
+
+/*
  * Batch probes over arrays of n positions (struct-of-arrays, as numpy
  * holds them).  Rows that cannot be probed get FATHOM_BATCH_WDL_FAILED /
  * FATHOM_BATCH_DTZ_FAILED; a bad row never stops the batch.  status may be

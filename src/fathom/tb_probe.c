@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE 1
 #endif
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,10 +282,13 @@ static int dtz_win_by_search(probe *pr, const tb_pos *pos, int *dtz, int *precis
 /*
  * DTZ of a lost (or blessed-lost) position whose table stores only the
  * other side to move: the longest resistance over every legal move, a
- * zeroing move counted by the WDL it leaves.
+ * zeroing move counted by the WDL it leaves.  The search may stop as soon
+ * as the DTZ is below floor (a longer loss; INT_MIN: never), leaving in
+ * *dtz a value below floor but not the DTZ: fathom_best_move drops a move
+ * once its loss is longer than the best move's.
  */
-static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int *dtz,
-                              int *precise)
+static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int floor,
+                              int *dtz, int *precise)
 {
     tb_move moves[TB_MAX_LEGAL];
     int best = -1, best_precise = 1;
@@ -312,6 +316,8 @@ static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int *dtz,
         if (v < best) {
             best = v;
             best_precise = p;
+            if (best < floor)
+                break;
         } else if (v == best) {
             /* A rounded child could be one ply longer. */
             best_precise &= p;
@@ -322,7 +328,9 @@ static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int *dtz,
     return FATHOM_OK;
 }
 
-static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
+/* floor: see dtz_loss_by_search. */
+static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int floor, int *dtz,
+                           int *precise)
 {
     int wdl, how;
     int status = probe_ab(pr, pos, -2, 2, &wdl, &how);
@@ -367,12 +375,12 @@ static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int *dtz, int *precise)
     }
     /* The table holds the other side to move: search one ply. */
     return wdl > 0 ? dtz_win_by_search(pr, pos, dtz, precise)
-                   : dtz_loss_by_search(pr, pos, wdl, dtz, precise);
+                   : dtz_loss_by_search(pr, pos, wdl, floor, dtz, precise);
 }
 
 static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
-    int status = probe_dtz_no_ep(pr, pos, dtz, precise);
+    int status = probe_dtz_no_ep(pr, pos, INT_MIN, dtz, precise);
     if (status != FATHOM_OK || !pos->ep)
         return status;
     int best;
@@ -1062,5 +1070,231 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     }
     sort_root_moves(moves, n, by_rank);
     *count = (unsigned)n;
+    return FATHOM_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Best move under the game's clock (pyfathom annotate)                */
+/* ------------------------------------------------------------------ */
+
+/* A move's key for fathom_best_move, compared as a tuple, higher is
+ * better: the mover's result under the clock (1, 0, -1), then the fastest
+ * win / the longest loss; among draws, one the 50-move rule saves the
+ * opponent from before a plain draw (pyfathom.annotate._move_rank). */
+typedef struct best_key {
+    int result, side, length;
+} best_key;
+
+static int compare_keys(best_key a, best_key b)
+{
+    if (a.result != b.result)
+        return a.result < b.result ? -1 : 1;
+    if (a.side != b.side)
+        return a.side < b.side ? -1 : 1;
+    if (a.length != b.length)
+        return a.length < b.length ? -1 : 1;
+    return 0;
+}
+
+/* The key of a move with DTZ v (counted from the root, mover's side). */
+static best_key move_key(int v, int zeroing, int rule50)
+{
+    best_key k = {0, 0, 0};
+    int wdl = wdl_with_clock(rule50, v);
+    if (v == 1 && !zeroing)
+        k.result = 1; /* a mate: only a mate wins in one ply without zeroing */
+    else
+        k.result = wdl == 2 ? 1 : wdl == -2 ? -1 : 0;
+    if (k.result == 0)
+        k.side = (v > 0) - (v < 0);
+    k.length = -v; /* a short win, a long loss; among draws -|v| or |v| */
+    return k;
+}
+
+/* For a winning quiet move (DTZ v >= 2 from the root, so its child's DTZ
+ * is 1 - v): the child DTZ below which the move's key is lower than best,
+ * INT_MIN where no DTZ is (move keys fall as v grows: a faster win first,
+ * then a win the 50-move rule turns into a draw, the faster the better). */
+static int loss_floor(best_key best, int rule50)
+{
+    int limit; /* the largest v whose key reaches best */
+    if (best.result == 1)
+        limit = -best.length < 100 - rule50 ? -best.length : 100 - rule50;
+    else if (best.result == 0 && best.side == 1)
+        limit = -best.length > 100 - rule50 ? -best.length : 100 - rule50;
+    else
+        return INT_MIN;
+    return 1 - limit;
+}
+
+/*
+ * fathom_best_move (declared in fathom.h): the move fathom_probe_root's
+ * list would give pyfathom annotate, with far fewer DTZ probes.  Every
+ * child gets a WDL probe (a few hundred ns); the WDL alone fixes the DTZ of
+ * zeroing moves, mates and draws, and bounds the key of the others (a
+ * winning quiet move has DTZ >= 2, a losing one is at best a draw), so
+ * only the quiet moves whose bound reaches the best key known so far get a
+ * DTZ probe: none when a zeroing win or a mate exists, the winning quiet
+ * moves otherwise.  Ties go to the move fathom_probe_root sorts first
+ * (root_order, then the move generator's order), so the answer is the one
+ * a full root probe gives.
+ */
+int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
+                     uint64_t kings, uint64_t queens, uint64_t rooks,
+                     uint64_t bishops, uint64_t knights, uint64_t pawns,
+                     unsigned ep, int turn, unsigned rule50, int dtz_hint,
+                     fathom_root_move *best, int *result, unsigned *count,
+                     unsigned *dtz_probes, int *on_edge,
+                     fathom_detail *detail)
+{
+    tb_pos pos;
+    probe pr = {tb, {0, NULL, 0}};
+    if (!best || !result || !count || !dtz_probes || !on_edge)
+        return FATHOM_ERR_ARGUMENT;
+    *count = 0;
+    *dtz_probes = 0;
+    *on_edge = 0;
+    int status = prepare(tb, &pos, white, black, kings, queens, rooks, bishops,
+                         knights, pawns, ep, turn);
+    if (status != FATHOM_OK) {
+        fill_detail(&pr.failure, detail);
+        return status;
+    }
+    pos.rule50 = (uint8_t)(rule50 > 255 ? 255 : rule50);
+    int clock = (int)pos.rule50, plies_left = 100 - clock, edge = 0;
+
+    tb_move legal[TB_MAX_LEGAL];
+    fathom_root_move moves[TB_MAX_LEGAL];
+    best_key keys[TB_MAX_LEGAL], bounds[TB_MAX_LEGAL];
+    unsigned char known[TB_MAX_LEGAL], winning[TB_MAX_LEGAL];
+    int n = any_gen_all(tb, &pos, legal);
+    int top = -1; /* the best move known so far */
+
+    /* The key of every move from its WDL: exact, or a bound. */
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        int w = 0, v = 0;
+        any_do_move(tb, &pos, legal[i], &child);
+        status = any_probe_wdl(&pr, &child, &w);
+        if (status != FATHOM_OK) {
+            fill_detail(&pr.failure, detail);
+            return status;
+        }
+        int zeroing = child.rule50 == 0;
+        known[i] = 1;
+        winning[i] = w < 0;
+        if (zeroing)
+            v = dtz_before_zeroing(-w);
+        else if (w == -2 && any_is_checkmate(tb, &child))
+            v = 1;
+        else if (w != 0)
+            known[i] = 0; /* w == 0: a draw, DTZ 0 */
+        fathom_root_move *m = describe_move(&moves[i], legal[i]);
+        if (known[i]) {
+            m->dtz = v;
+            m->dtz_precise = 1;
+            m->rank = root_rank(v, 1, clock);
+            keys[i] = move_key(v, zeroing, clock);
+        } else if (w < 0) {
+            /* A winning quiet move: DTZ >= 2 from the root. */
+            best_key win = {1, 0, -2}, fifty = {0, 1, -2};
+            bounds[i] = 2 + clock <= 100 ? win : fifty;
+        } else {
+            /* A losing quiet move: a draw by the 50-move rule at best. */
+            best_key saved = {0, -1, 0x7fffffff};
+            bounds[i] = saved;
+        }
+    }
+
+    /* Better of two evaluated moves: key, then fathom_probe_root's order
+     * (root_order, stable over the generator's order). */
+#define BETTER(i, j) (compare_keys(keys[i], keys[j]) > 0 || \
+                      (compare_keys(keys[i], keys[j]) == 0 && \
+                       (root_order(&moves[i], &moves[j]) < 0 || \
+                        (root_order(&moves[i], &moves[j]) == 0 && (i) < (j)))))
+    for (int i = 0; i < n; i++)
+        if (known[i] && (top < 0 || BETTER(i, top)))
+            top = i;
+    /* DTZ for the others, best bound first, while the bound can reach the
+     * best key (an equal key may still win the tie).  The first pass also
+     * takes the root's DTZ as a goal (a move with that DTZ is what the
+     * root's DTZ says exists), so that winning quiet moves that win slower
+     * are dropped from the start; if no move reaches the goal (the DTZ was
+     * rounded), a second pass without it takes up the dropped moves. */
+    best_key goal = move_key(dtz_hint, 0, clock);
+    for (int pass = dtz_hint >= 2 ? 0 : 1; pass < 2; pass++) {
+        for (;;) {
+            int next = -1;
+            for (int i = 0; i < n; i++)
+                if (!known[i] && (next < 0 || compare_keys(bounds[i], bounds[next]) > 0))
+                    next = i;
+            /* What a move must reach to matter: the best so far, and in
+             * the first pass the goal. */
+            int have_aim = top >= 0 || pass == 0;
+            best_key aim = top >= 0 ? keys[top] : goal;
+            if (pass == 0 && compare_keys(goal, aim) > 0)
+                aim = goal;
+            if (next < 0 || (have_aim && compare_keys(bounds[next], aim) < 0))
+                break;
+            tb_pos child;
+            int v = 0, p = 1;
+            any_do_move(tb, &pos, legal[next], &child);
+            if (winning[next] && have_aim && !tb->consts.variant && !child.ep) {
+                /* The opponent's loss may be dropped as soon as it is known
+                 * to last longer than the aim's: its key is then lower. */
+                status = probe_dtz_no_ep(&pr, &child, loss_floor(aim, clock), &v, &p);
+            } else {
+                status = any_probe_dtz(&pr, &child, &v, &p);
+            }
+            if (status != FATHOM_OK) {
+                fill_detail(&pr.failure, detail);
+                return status;
+            }
+            ++*dtz_probes;
+            v = -v;
+            v += v > 0 ? 1 : v < 0 ? -1 : 0;
+            /* fathom_probe_root would settle this move by a search
+             * (settle_edge_moves) whose budget all such moves share. */
+            edge |= !p && (v == plies_left || v == -plies_left) &&
+                    !tb->consts.variant;
+            known[next] = 1;
+            moves[next].dtz = v;
+            moves[next].dtz_precise = (int8_t)p;
+            moves[next].rank = root_rank(v, p, clock);
+            keys[next] = move_key(v, 0, clock);
+            if (compare_keys(keys[next], bounds[next]) > 0) {
+                /* The WDL and the DTZ disagree (never seen): no bound
+                 * holds, so every move gets its DTZ. */
+                best_key any = {2, 0, 0};
+                for (int i = 0; i < n; i++)
+                    bounds[i] = any;
+            }
+            if (have_aim && compare_keys(keys[next], aim) < 0)
+                known[next] = 2; /* below the aim: maybe dropped early */
+            if (known[next] == 1 && (top < 0 || BETTER(next, top)))
+                top = next;
+        }
+        if (pass == 1 || (top >= 0 && compare_keys(keys[top], goal) >= 0))
+            break;
+        /* Nothing reached the goal: the moves dropped below it come back. */
+        for (int i = 0; i < n; i++)
+            if (known[i] == 2)
+                known[i] = 0;
+    }
+#undef BETTER
+    *count = (unsigned)n;
+    *on_edge = edge;
+    if (top < 0 || edge)
+        return FATHOM_OK;
+    *best = moves[top];
+    if (!best->dtz_precise && best->dtz == -2 && !tb->consts.variant) {
+        /* The child's DTZ 1 is exact where it mates in one, as the
+         * public DTZ probe (position_dtz) reports it. */
+        tb_pos child;
+        any_do_move(tb, &pos, legal[top], &child);
+        best->dtz_precise = (int8_t)has_mate_in_one(&child);
+    }
+    best->wdl = (int8_t)wdl_with_clock(clock, best->dtz);
+    *result = keys[top].result;
     return FATHOM_OK;
 }

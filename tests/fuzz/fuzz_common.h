@@ -108,6 +108,12 @@ static int fuzz_probe_all(fathom_tb *tb, const fuzz_pos *p, int with_root)
         fathom_probe_root_wdl(tb, p->white, p->black, p->kings, p->queens,
                               p->rooks, p->bishops, p->knights, p->pawns,
                               p->ep, p->turn, moves, &count, &wdl, &d);
+        unsigned probes;
+        int on_edge;
+        fathom_best_move(tb, p->white, p->black, p->kings, p->queens, p->rooks,
+                         p->bishops, p->knights, p->pawns, p->ep, p->turn, 0,
+                         p->white & 1 ? 7 : 0, moves, &wdl, &count, &probes,
+                         &on_edge, &d);
     }
     return ok;
 }

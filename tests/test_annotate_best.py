@@ -1,0 +1,173 @@
+"""The best move ``pyfathom annotate`` names at a mistake: one C call
+(``fathom_best_move``) that probes the WDL of every move and the DTZ only of
+the quiet moves that can still be best (the slower wins dropped as soon as
+they are known to be slower), against the full ranking it replaced
+(every move of :meth:`Tablebase.probe_root`, ranked in Python as below), on
+thousands of mistake positions of generated games: the same move, DTZ,
+exactness and result."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, Optional
+
+import chess
+import pytest
+
+import pgn_games
+from conftest import SANITIZED
+
+SHARED5 = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy5"
+
+WIN, DRAW, LOSS = 1, 0, -1
+
+
+def _rank(result: int, dtz: int) -> tuple[int, int, int]:
+    if result == DRAW:
+        side = (dtz > 0) - (dtz < 0)
+        return (DRAW, side, -abs(dtz) if side > 0 else abs(dtz))
+    return (result, 0, -dtz)
+
+
+def best_by_root_probe(tb: Any, board: chess.Board) -> Optional[tuple[chess.Move, int, bool, int]]:
+    """The answer of the code fathom_best_move replaced: every legal move's
+    DTZ from one root probe (settled on the 50-move edge), each move's result
+    under the clock, the first move of the highest rank; its exactness from a
+    DTZ probe of the position it leads to; KeyError where the root probe
+    fails."""
+    from pyfathom.annotate import _best_move_by_root
+
+    tb.probe_root(board)  # KeyError where a table some move needs is missing
+    return _best_move_by_root(tb, board)
+
+
+def _mistake_boards(tb: Any, text: str) -> list[chess.Board]:
+    from pyfathom.annotate import annotate_stream
+
+    boards: list[chess.Board] = []
+    annotate_stream(tb, io.StringIO(text), None, report=lambda m: boards.append(m.board))
+    return boards
+
+
+def _compare(tb: Any, boards: list[chess.Board]) -> tuple[list[str], int]:
+    """Problems, and how many boards the root probe could not rank (a table
+    some move needs is missing).  There the old code probed the moves one by
+    one and skipped those that failed; the C call needs only the WDL of
+    zeroing moves and the DTZ of the moves that can be best, so it may rank
+    a move the old code skipped: its answer is at least as good, and among
+    moves of the same rank it may name another one.  The position's DTZ
+    given as a hint (right, or one ply off either way) changes nothing."""
+    from pyfathom.annotate import _best_move, _best_move_by_children
+
+    problems = []
+    partial = 0
+    for board in boards:
+        got = _best_move(tb, board)
+        dtz = tb.probe(board).dtz
+        for hint in (dtz, dtz - 1, dtz + 1):
+            if _best_move(tb, board, hint) != got:
+                problems.append(f"{board.fen()}: hint {hint} changes {got}")
+        try:
+            expected = best_by_root_probe(tb, board)
+        except KeyError:
+            partial += 1
+            old = _best_move_by_children(tb, board)
+            if old is not None and (got is None or _rank(got[3], got[1]) < _rank(old[3], old[1])):
+                problems.append(f"{board.fen()}: {got} worse than {old}")
+            continue
+        if got != expected:
+            problems.append(f"{board.fen()}: {got} != {expected}")
+    return problems, partial
+
+
+def test_best_move_as_the_root_probe_ranks_it(tablebase: Any) -> None:
+    n = 1000 if SANITIZED else 5000
+    boards = _mistake_boards(tablebase, pgn_games.generated_pgn(n, seed=1616, decorate=False))
+    assert len(boards) > n // 2
+    # Every kind of mistake, so every kind of best move, is in the sample.
+    results = {best_by_root_probe(tablebase, b)[3] for b in boards[:500]}  # type: ignore[index]
+    assert results == {WIN, DRAW, LOSS} or results == {WIN, DRAW}
+    assert _compare(tablebase, boards) == ([], 0)
+
+
+def test_best_move_with_five_pieces(syzygy_dir: Path) -> None:
+    """Cursed wins and blessed losses (DTZ past 100) in KBBvKN and KRPvKR."""
+    if not (SHARED5 / "KBBvKN.rtbz").exists():
+        pytest.skip(f"no 5-piece tables in {SHARED5}")
+    import pyfathom
+
+    with pyfathom.open_tablebase([syzygy_dir, SHARED5]) as tb:
+        text = pgn_games.generated_pgn(300 if SANITIZED else 1200, seed=55,
+                                       keys=["KBBvKN", "KRPvKR"], five_share=0.0,
+                                       plies=(2, 8), decorate=False)
+        boards = _mistake_boards(tb, text)
+        assert len(boards) > 100
+        problems, partial = _compare(tb, boards)
+        assert problems == [] and partial < len(boards) // 10
+
+
+def test_best_move_falls_back_where_a_table_is_missing(syzygy_dir: Path, tmp_path: Path) -> None:
+    """Without KQvK's WDL table, the C call cannot rank a KQvKR position
+    whose rook the queen can take: the moves are then probed one by one,
+    those that cannot be probed skipped (_best_move_by_children)."""
+    import pyfathom
+    from pyfathom import _lowlevel
+    from pyfathom.annotate import _best_move, _best_move_by_children
+
+    for path in syzygy_dir.glob("*.rtb[wz]"):
+        if path.name != "KQvK.rtbw":
+            (tmp_path / path.name).symlink_to(path)
+    board = chess.Board("8/8/3k4/8/8/3r4/8/1K1Q4 w - - 0 1")  # Qxd3+ leads into KQvK
+    occ = board.occupied_co
+    with pyfathom.open_tablebase(tmp_path) as tb:
+        found = _lowlevel.best_move(tb._h, occ[1], occ[0], board.kings, board.queens,
+                                    board.rooks, board.bishops, board.knights, board.pawns,
+                                    0, board.turn, board.halfmove_clock)
+        assert found.status == pyfathom.Status.MISSING_TABLE and "KQvK" in found.detail.table
+        got = _best_move(tb, board)
+        assert got is not None and got == _best_move_by_children(tb, board)
+        assert board.san(got[0]) != "Qxd3+"  # the move that cannot be probed
+
+
+def test_move_san_as_python_chess() -> None:
+    """The C core's SAN (the best move in annotate's comments) against
+    python-chess's Board.san() for every legal move of random positions with
+    like pieces that can reach the same square, promotions, checks, mates
+    and en passant."""
+    import positions
+    import random
+
+    from pyfathom.annotate import _san
+
+    rng = random.Random(16)
+    boards = []
+    for key in ["KRRvKR", "KNNvKN", "KQQvKQ", "KBBvKN", "KQvKR", "KPPvKP", "KRPvKP", "KPvKP",
+                "KNvKP", "KQPvKQ"]:
+        boards += [positions.random_position(rng, key) for _ in range(300 if SANITIZED else 1500)]
+    # En passant: a pawn that has just advanced two squares beside an enemy pawn.
+    ep = [chess.Board("8/8/8/8/3p4/8/4P3/K6k w - - 0 1"), chess.Board("8/3p4/8/4P3/8/8/8/K6k b - - 0 1")]
+    for board in ep:
+        board.push(board.parse_san("e4" if board.turn else "d5"))
+    boards += ep
+    moves = 0
+    problems = []
+    for board in boards:
+        for move in board.legal_moves:
+            moves += 1
+            if _san(board, move) != board.san(move):
+                problems.append(f"{board.fen()} {move.uci()}: {_san(board, move)} != {board.san(move)}")
+    assert problems == [] and moves > 10_000
+    assert any("x" in _san(b, m) and b.is_en_passant(m) for b in ep for m in b.legal_moves)
+    # A move that is not legal there is not written by the C core.
+    from pyfathom import _lowlevel
+
+    board = chess.Board("8/8/8/8/8/8/8/K6k w - - 0 1")
+    occ = board.occupied_co
+    assert _lowlevel.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
+                              chess.A1, chess.A3, 0) is None
+    for start, to, promotion in ((64, chess.A2, 0), (chess.A1, 200, 0), (chess.A1, chess.A2, 9)):
+        assert _lowlevel.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
+                                  start, to, promotion) is None
+    assert _lowlevel.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
+                              chess.A1, chess.A2, 0) == "Ka2"
