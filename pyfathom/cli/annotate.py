@@ -36,8 +36,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--report", metavar="REPORT",
                    help="one row per mistake and a summary: REPORT.csv or REPORT.jsonl")
     p.add_argument("--threads", type=int, metavar="N",
-                   help="accepted for symmetry with 'batch'; probes are per position (see "
-                        "the README's measurement), so only 1 is used")
+                   help="accepted for symmetry with 'batch'; only 1 is used: probes are per "
+                        "position, and a second thread was measured to cost CPU without "
+                        "saving time (see the README)")
     p.set_defaults(func=run)
 
 
