@@ -280,10 +280,10 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
  * own DTZ if the caller knows it (else 0): the answer does not depend on
  * it, but slower wins are dropped sooner.  *count receives the number of
  * legal moves (0: mate or stalemate, *best untouched).  *on_edge is set to
- * 1 (and *best left untouched) when a move that can be best has a rounded
- * DTZ exactly at the plies the 50-move rule leaves: fathom_probe_root
- * settles such moves by a search shared over all of them, so the caller
- * ranks with fathom_probe_root instead.
+ * 1 (and *best left untouched) when a move whose rounded DTZ is exactly the
+ * plies the 50-move rule leaves is the best one, or could tie or pass it
+ * once settled: fathom_probe_root settles such moves by a search whose
+ * budget they all share, so the caller ranks with fathom_probe_root then.
  * RETURN: a status code (a child that cannot be probed fails the call).
  */
 int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,

@@ -1161,12 +1161,12 @@ int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
         return status;
     }
     pos.rule50 = (uint8_t)(rule50 > 255 ? 255 : rule50);
-    int clock = (int)pos.rule50, plies_left = 100 - clock, edge = 0;
+    int clock = (int)pos.rule50, plies_left = 100 - clock;
 
     tb_move legal[TB_MAX_LEGAL];
     fathom_root_move moves[TB_MAX_LEGAL];
     best_key keys[TB_MAX_LEGAL], bounds[TB_MAX_LEGAL];
-    unsigned char known[TB_MAX_LEGAL], winning[TB_MAX_LEGAL];
+    unsigned char known[TB_MAX_LEGAL], winning[TB_MAX_LEGAL], on_the_edge[TB_MAX_LEGAL];
     int n = any_gen_all(tb, &pos, legal);
     int top = -1; /* the best move known so far */
 
@@ -1183,6 +1183,7 @@ int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
         int zeroing = child.rule50 == 0;
         known[i] = 1;
         winning[i] = w < 0;
+        on_the_edge[i] = 0;
         if (zeroing)
             v = dtz_before_zeroing(-w);
         else if (w == -2 && any_is_checkmate(tb, &child))
@@ -1254,9 +1255,9 @@ int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
             /* fathom_probe_root would settle this move by a search
-             * (settle_edge_moves) whose budget all such moves share. */
-            edge |= !p && (v == plies_left || v == -plies_left) &&
-                    !tb->consts.variant;
+             * (settle_edge_moves): see below. */
+            on_the_edge[next] = !p && (v == plies_left || v == -plies_left) &&
+                                !tb->consts.variant;
             known[next] = 1;
             moves[next].dtz = v;
             moves[next].dtz_precise = (int8_t)p;
@@ -1282,6 +1283,22 @@ int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
                 known[i] = 0;
     }
 #undef BETTER
+    /* A move on the 50-move edge keeps its DTZ or gets one ply more once
+     * settled (a win may become a 50-move draw, a loss a 50-move save),
+     * and whether the root probe's search settles it depends on its budget,
+     * shared by all such moves.  Only where such a move is the best one, or
+     * could tie or pass it after settling, is the root probe's answer
+     * needed; below the best move, settling cannot change the answer. */
+    int edge = 0;
+    for (int i = 0; i < n && top >= 0 && !edge; i++) {
+        if (!on_the_edge[i])
+            continue;
+        int v = moves[i].dtz, longer = v + (v > 0 ? 1 : -1);
+        best_key most = move_key(v, 0, clock), settled = move_key(longer, 0, clock);
+        if (compare_keys(settled, most) > 0)
+            most = settled;
+        edge = i == top || compare_keys(most, keys[top]) >= 0;
+    }
     *count = (unsigned)n;
     *on_edge = edge;
     if (top < 0 || edge)
