@@ -1256,8 +1256,9 @@ int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
             /* fathom_probe_root would settle this move by a search
              * (settle_edge_moves): see below. */
-            on_the_edge[next] = !p && (v == plies_left || v == -plies_left) &&
-                                !tb->consts.variant;
+            on_the_edge[next] = !p && plies_left > 0 &&
+                                (v == plies_left || v == -plies_left) &&
+                                !tb->consts.variant; /* as fathom_probe_root */
             known[next] = 1;
             moves[next].dtz = v;
             moves[next].dtz_precise = (int8_t)p;
