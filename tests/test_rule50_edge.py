@@ -398,3 +398,24 @@ def test_issue_example(tablebase: Any, oracle: chess.syzygy.Tablebase, syzygy_di
         assert losing >= 1
     finally:
         f.tb_free()
+
+
+def test_clock_at_or_past_the_limit(tablebase: Any) -> None:
+    """Games go on past the 50-move point when nobody claims the draw (a PGN
+    with halfmove clock 102, say).  There no win fits any more: every root
+    move's and the root's WDL is a draw, a cursed win or a blessed loss, and
+    the edge search must not run (with no ply left it indexed its per-depth
+    table below zero, which the sanitized run caught through annotate)."""
+    rng = random.Random("past-the-limit")
+    probed = 0
+    for key in ("KQvK", "KRvK", "KPvK", "KBNvK", "KQvKR", "KRPvK"):
+        for _ in range(12):
+            board = random_position(rng, key)
+            for clock in (100, 101, 102, 105, 150):
+                board.halfmove_clock = clock
+                root = tablebase.probe_root(board)
+                probed += 1
+                assert abs(root.wdl) <= 1 or board.is_checkmate(), (board.fen(), root.wdl)
+                for rm in root.moves:
+                    assert abs(rm.wdl) <= 1 or rm.dtz == 1, (board.fen(), rm)
+    assert probed == 6 * 12 * 5

@@ -813,8 +813,8 @@ static int edge_node(edge_search *es, const tb_pos *pos, int winner_to_move,
 static int edge_node_search(edge_search *es, const tb_pos *pos,
                             int winner_to_move, int k)
 {
-    if (es->nodes_left <= 0)
-        return EDGE_UNKNOWN;
+    if (es->nodes_left <= 0 || k < 0 || k > 100)
+        return EDGE_UNKNOWN; /* k indexes killer[]: settle_edge_moves keeps it in range */
     es->nodes_left--;
     tb_move moves[TB_MAX_LEGAL];
     uint8_t open[TB_MAX_LEGAL];
@@ -1013,15 +1013,17 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         fill_detail(&pr.failure, detail);
         return status;
     }
-    if (on_edge && !tb->consts.variant)
+    /* With the clock at 100 or past it no win fits any more: nothing is on
+     * the edge, and the search below needs at least one ply to look at. */
+    if (on_edge && plies_left > 0 && !tb->consts.variant)
         settle_edge_moves(tb, &pos, moves, n, plies_left);
     sort_root_moves(moves, n, root_order);
     *count = (unsigned)n;
     *dtz = root_dtz;
     *dtz_precise = root_precise;
     *wdl = wdl_with_clock((int)pos.rule50, root_dtz);
-    if (!root_precise && n > 0 && (root_dtz == plies_left || root_dtz == -plies_left) &&
-        !tb->consts.variant) {
+    if (!root_precise && n > 0 && plies_left > 0 &&
+        (root_dtz == plies_left || root_dtz == -plies_left) && !tb->consts.variant) {
         /* The root's own rounded DTZ leaves its outcome open; its best
          * move's (settled above where it was on the edge) is the root's. */
         *wdl = moves[0].wdl;
