@@ -221,6 +221,15 @@ def test_best_move_on_the_50_move_edge(tablebase: Any) -> None:
             got, expected = _best_move(tablebase, at_edge), best_by_root_probe(tablebase, at_edge)
             if got != expected:
                 problems.append(f"{at_edge.fen()}: {got} != {expected} (on_edge {found.on_edge})")
+            # Past the 50-move point nothing is on the edge (no settling).
+            at_edge.halfmove_clock = 100 + abs(rm.dtz)
+            past = _lowlevel.best_move(tablebase._h, occ[1], occ[0], at_edge.kings,
+                                       at_edge.queens, at_edge.rooks, at_edge.bishops,
+                                       at_edge.knights, at_edge.pawns, 0, at_edge.turn,
+                                       at_edge.halfmove_clock)
+            got, expected = _best_move(tablebase, at_edge), best_by_root_probe(tablebase, at_edge)
+            if past.on_edge or got != expected:
+                problems.append(f"{at_edge.fen()}: {got} != {expected} (on_edge {past.on_edge})")
             break
     assert problems == []
     # 73 and 67 of 216 boards (300 games); a third of that sanitized.
