@@ -16,12 +16,17 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "serve", help="a lichess-compatible tablebase HTTP API and an explorer page",
         description="Serve the tables over HTTP: lichess's tablebase API (GET /standard, "
-                    "GET /standard/mainline, JSON or CBOR), POST /standard/batch, and an "
+                    "GET /standard/mainline, /atomic and /antichess with --atomic/--antichess, "
+                    "JSON or CBOR), POST /standard/batch, GET /monitor, and an "
                     "explorer page at /. Needs the [server] extra "
                     "(pip install 'pyfathom-syzygy[server]'). Binds to 127.0.0.1 by default.")
     from pyfathom.cli._common import add_tables_argument
 
     add_tables_argument(p)
+    p.add_argument("--atomic", action="append", default=[], metavar="DIR",
+                   help="atomic tables (.atbw/.atbz) for GET /atomic (repeatable)")
+    p.add_argument("--antichess", action="append", default=[], metavar="DIR",
+                   help="antichess tables (.gtbw/.gtbz) for GET /antichess (repeatable)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=9000, help="port (default: 9000)")
@@ -73,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
     # The folders the other commands use (one level down too), or their message.
     folders, _dirs, _origin = find_tables(args.tables)
     os.environ[server_app.ENV_TABLES] = os.pathsep.join(str(f) for f in folders)
+    for variant, env in server_app.ENV_VARIANT_TABLES.items():
+        variant_dirs = getattr(args, variant)
+        for directory in variant_dirs:
+            if not os.path.isdir(directory):
+                raise CliError(f"--{variant} {directory}: not a directory")
+        os.environ[env] = os.pathsep.join(os.path.abspath(d) for d in variant_dirs)
     if args.cache is not None:
         os.environ[server_app.ENV_CACHE] = str(args.cache)
     _check_bind(args.host, args.port)
@@ -81,11 +92,12 @@ def run(args: argparse.Namespace) -> int:
                      f"{'s' if args.workers > 1 else ''}); Ctrl-C stops\n")
     sys.stderr.flush()
     try:
-        from pyfathom.server.protocol import HTTP_PROTOCOL
+        from pyfathom.server.protocol import HTTP_PROTOCOL, KEEP_ALIVE_TIMEOUT
 
         uvicorn.run("pyfathom.server.app:app_from_environment", factory=True, http=HTTP_PROTOCOL,
                     host=args.host, port=args.port, workers=args.workers,
-                    log_level=args.log_level, access_log=False, server_header=False)
+                    log_level=args.log_level, access_log=False, server_header=False,
+                    timeout_keep_alive=KEEP_ALIVE_TIMEOUT)
     except OSError as e:
         raise CliError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None
     return 0
