@@ -34,6 +34,9 @@ def register(subparsers: Any) -> None:
                    help="worker processes (default: 1); they map the same table files")
     p.add_argument("--cache", type=int, default=None, metavar="N",
                    help="answers kept per worker (default: 20000; 0: none)")
+    p.add_argument("--request-timeout", type=float, default=None, metavar="S",
+                   help="seconds a request may take to arrive, headers and body, before a 408 "
+                        "(default: 10); idle keep-alive connections close after 5")
     p.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn's log level (default: warning)")
@@ -73,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--port must be 1..65535, not {args.port}")
     if args.workers < 1:
         raise CliError(f"--workers must be >= 1, not {args.workers}")
+    if args.request_timeout is not None and not 0 < args.request_timeout <= 3600:
+        raise CliError(f"--request-timeout must be in (0, 3600], not {args.request_timeout}")
     if args.cache is not None and args.cache < 0:
         raise CliError(f"--cache must be >= 0, not {args.cache}")
     # The folders the other commands use (one level down too), or their message.
@@ -86,6 +91,10 @@ def run(args: argparse.Namespace) -> int:
         os.environ[env] = os.pathsep.join(os.path.abspath(d) for d in variant_dirs)
     if args.cache is not None:
         os.environ[server_app.ENV_CACHE] = str(args.cache)
+    if args.request_timeout is not None:
+        from pyfathom.server.protocol import ENV_REQUEST_TIMEOUT
+
+        os.environ[ENV_REQUEST_TIMEOUT] = repr(args.request_timeout)
     _check_bind(args.host, args.port)
     sys.stderr.write(f"pyfathom: serving the tables of {os.environ[server_app.ENV_TABLES]} on "
                      f"http://{args.host}:{args.port}/ ({args.workers} worker"

@@ -14,7 +14,7 @@ uvicorn times out a connection idle between requests (its keep-alive
 timeout), but not one that was opened and sends nothing, nor a request
 whose headers or body trickle in a byte at a time: each holds a
 connection (a file descriptor) for as long as the client likes.  The
-protocol gives every request :data:`REQUEST_TIMEOUT` seconds from the
+protocol gives every request :func:`request_timeout` seconds from the
 connection (or the previous answer) to its last byte, then answers a JSON
 408 and closes.
 """
@@ -22,12 +22,27 @@ connection (or the previous answer) to its last byte, then answers a JSON
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, Optional, Union
 
-__all__ = ["HTTP_PROTOCOL", "REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT"]
+__all__ = ["HTTP_PROTOCOL", "REQUEST_TIMEOUT", "ENV_REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT",
+           "request_timeout"]
 
 REQUEST_TIMEOUT = 10.0
-"""Seconds a request may take to arrive, headers and body (408 beyond)."""
+"""Default seconds a request may take to arrive, headers and body (408
+beyond); ``pyfathom serve --request-timeout`` sets another through
+:data:`ENV_REQUEST_TIMEOUT`."""
+
+ENV_REQUEST_TIMEOUT = "PYFATHOM_SERVE_REQUEST_TIMEOUT"
+"""Environment variable handing ``--request-timeout`` to the worker processes."""
+
+
+def request_timeout() -> float:
+    """This worker's request timeout, in seconds."""
+    try:
+        return float(os.environ.get(ENV_REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+    except ValueError:
+        return REQUEST_TIMEOUT
 
 KEEP_ALIVE_TIMEOUT = 5
 """Seconds an idle keep-alive connection stays open (uvicorn's setting)."""
@@ -55,6 +70,7 @@ def _json_protocol() -> Union[type[Any], str]:
         """uvicorn's httptools protocol, with a JSON body on its own 400s."""
 
         _arrival: Any = None   # the timer of the request now arriving
+        _timeout = REQUEST_TIMEOUT
 
         def send_400_response(self, msg: str) -> None:
             self._stop_arrival()
@@ -65,7 +81,7 @@ def _json_protocol() -> Union[type[Any], str]:
 
         def _start_arrival(self) -> None:
             if self._arrival is None:
-                self._arrival = self.loop.call_later(REQUEST_TIMEOUT, self._arrival_timeout)
+                self._arrival = self.loop.call_later(self._timeout, self._arrival_timeout)
 
         def _stop_arrival(self) -> None:
             if self._arrival is not None:
@@ -77,12 +93,13 @@ def _json_protocol() -> Union[type[Any], str]:
             if not self.transport.is_closing():
                 self.transport.write(_json_error(
                     b"408 Request Timeout",
-                    f"request not received within {REQUEST_TIMEOUT:g} s",
+                    f"request not received within {self._timeout:g} s",
                     self.server_state.default_headers))
                 self.transport.close()
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            self._timeout = request_timeout()  # read here: set after this module's import
             self._start_arrival()
 
         def connection_lost(self, exc: Optional[Exception]) -> None:
