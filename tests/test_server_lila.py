@@ -368,3 +368,12 @@ def test_fuzz_headers_and_bodies_never_5xx(server: Server) -> None:
                                          body, headers)
         assert status < 500, (i, method, query, headers, data[:300])
     assert server.get_json("/standard?fen=8/8/8/4k3/8/8/2Q5/K7_w")[0] == 200
+
+
+def test_web_module_doctests() -> None:
+    import doctest
+
+    from pyfathom.server import web
+
+    result = doctest.testmod(web, report=True)
+    assert result.attempted >= 3 and result.failed == 0, result

@@ -64,11 +64,9 @@ def negotiate(accept: str, offered: Sequence[str]) -> str:
     for media in offered:
         major = media.split("/")[0] + "/*"
         # The most specific matching range decides this type's q.
-        q = next((rq for rm, rq in ranges if rm == media), None)
-        if q is None:
-            q = next((rq for rm, rq in ranges if rm == major), None)
-        if q is None:
-            q = next((rq for rm, rq in ranges if rm == "*/*"), 0.0)
+        q = next((rq for rm, rq in ranges if rm == media),
+                 next((rq for rm, rq in ranges if rm == major),
+                      next((rq for rm, rq in ranges if rm == "*/*"), 0.0)))
         if q > best_q:
             best, best_q = media, q
     return best
