@@ -62,7 +62,7 @@ async def _forever(port: int, request: bytes, stop: asyncio.Event, counts: dict[
                    name: str) -> None:
     """Send ``request`` again and again on one connection until ``stop``."""
     while not stop.is_set():
-        elapsed, latencies, failures = await bs._load(port, [request] * 4, 1)
+        _elapsed, latencies, failures = await bs._load(port, [request], 1)
         counts[name] = counts.get(name, 0) + len(latencies)
         counts["non_200"] = counts.get("non_200", 0) + len(failures)
 

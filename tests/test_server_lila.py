@@ -377,3 +377,22 @@ def test_web_module_doctests() -> None:
 
     result = doctest.testmod(web, report=True)
     assert result.attempted >= 3 and result.failed == 0, result
+
+
+def test_bench_server_isolation_runs(syzygy_dir: Path) -> None:
+    """benchmarks/bench_server_isolation.py runs (tiny sizes; its latencies
+    are measured there, never asserted here)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_server_isolation.py"), "--tables",
+         str(syzygy_dir), "--requests", "100", "--rss-requests", "300", "--rounds", "1",
+         "--workers", "1", "--json"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["non_200"] == 0 and result["rss_requests"] == 300
+    assert result["loaded"]["p99_ms"]["median"] > 0 and result["rss_kb_after"] > 0
+    assert result["beside_last_round"].get("batches", 0) + \
+        result["beside_last_round"].get("mainlines", 0) > 0
