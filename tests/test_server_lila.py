@@ -396,3 +396,60 @@ def test_bench_server_isolation_runs(syzygy_dir: Path) -> None:
     assert result["loaded"]["p99_ms"]["median"] > 0 and result["rss_kb_after"] > 0
     assert result["beside_last_round"].get("batches", 0) + \
         result["beside_last_round"].get("mainlines", 0) > 0
+
+
+def test_full_thread_pool_is_a_429(syzygy_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process: with one heavy thread, no waiting room and a batch that
+    takes a second, of four batches at once one is answered and three get a
+    JSON 429 with Retry-After; a GET goes on meanwhile (its own threads)."""
+    import asyncio
+
+    from pyfathom.server import app as server_app
+
+    def slow_documents(tb: Any, fens: list[str]) -> list[dict[str, Any]]:
+        time.sleep(1.0)
+        return []
+
+    monkeypatch.setattr(server_app, "HEAVY_THREADS", 1)
+    monkeypatch.setattr(server_app, "MAX_WAITING", 0)
+    monkeypatch.setattr(server_app, "batch_documents", slow_documents)
+    app = server_app.create_app([str(syzygy_dir)], cache_size=0)
+
+    async def call(method: str, path: str, query: bytes, body: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+        sent: list[Any] = []
+
+        async def receive() -> dict[str, Any]:
+            return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
+                 "query_string": query, "root_path": "", "scheme": "http",
+                 "http_version": "1.1", "server": ("127.0.0.1", 9000),
+                 "client": ("127.0.0.1", 1), "headers": [(b"content-type", b"application/json")]}
+        await app(scope, receive, send)
+        start = next(m for m in sent if m["type"] == "http.response.start")
+        return (start["status"], dict(start["headers"]),
+                b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body"))
+
+    async def scenario() -> tuple[list[Any], Any, float]:
+        batches = [asyncio.create_task(call("POST", "/standard/batch", b"", b'["8/8/8/8/8/8/2Rk4/1K6 b"]'))
+                   for _ in range(4)]
+        await asyncio.sleep(0.2)
+        start = time.monotonic()
+        get = await call("GET", "/standard", b"fen=8/8/8/4k3/8/8/2Q5/K7_w", b"")
+        get_seconds = time.monotonic() - start
+        return list(await asyncio.gather(*batches)), get, get_seconds
+
+    try:
+        answers, get, get_seconds = asyncio.run(scenario())
+    finally:
+        app.state.tablebase.close()
+    statuses = sorted(status for status, _, _ in answers)
+    assert statuses == [200, 429, 429, 429], statuses
+    for status, head, body in answers:
+        if status == 429:
+            assert head[b"retry-after"] == b"1" and "busy" in json.loads(body)["error"]
+    assert get[0] == 200 and get_seconds < 0.7, get_seconds
