@@ -408,7 +408,7 @@ def test_full_thread_pool_is_a_429(syzygy_dir: Path, monkeypatch: pytest.MonkeyP
 
     def slow_documents(tb: Any, fens: list[str]) -> list[dict[str, Any]]:
         time.sleep(1.0)
-        return []
+        return [{"fen": fen, "error": "slow"} for fen in fens]
 
     monkeypatch.setattr(server_app, "HEAVY_THREADS", 1)
     monkeypatch.setattr(server_app, "MAX_WAITING", 0)
