@@ -1,0 +1,217 @@
+"""Index and decoding paths of 6- and 7-piece tables, against python-chess.
+
+No 6- or 7-piece tables exist on the test machines, so tests/syzygy_writer.py
+writes synthetic ones (format-valid files whose values follow a pattern in
+which neighbouring indices differ) into a temporary folder, and both
+readers read them:
+
+* raw reads: the value pyfathom's decoder reads for a position
+  (pyfathom._core's tests-only pyfathom_test_raw_read) against
+  python-chess 1.11.2's own table reader (WdlTable.probe_wdl_table,
+  DtzTable.probe_dtz_table) on random positions of materials covering every
+  class of the index: pawnless with groups of 2-5 like pieces and with six
+  unique pieces (an index past 2^32), pawns of one colour (1-5) and of both,
+  leading pawn groups of 1-3, one and two stored sides, the table's colours
+  swapped, and DTZ with 8- and 16-bit value maps and in plies;
+* the writer itself: python-chess reads every stream it writes as the
+  writer says (so the comparison above compares readers of valid files);
+* where ../shared/syzygy6/ holds real 6-piece tables, the same raw
+  comparison on them.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+import chess
+import chess.syzygy
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import syzygy_writer as writer  # noqa: E402
+
+from pyfathom._core import ffi, lib  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SYZYGY6 = ROOT.parent / "shared" / "syzygy6"
+POSITIONS = 2000
+W, M, WD, PL = writer.STORED_BLACK, writer.MAPPED, writer.WIDE, writer.WIN_PLIES | writer.LOSS_PLIES
+
+# name, what the material's index exercises, writer options
+MATERIALS: List[Tuple[str, str, Dict[str, object]]] = [
+    ("KRRvKBN", "pawnless, a group of 2 like pieces", {"dtz_flags": (M | W,)}),
+    ("KQQvKRR", "7 pieces, two groups of 2, kings lead", {"swap": True, "dtz_flags": (M | WD,)}),
+    ("KRRRvKN", "a group of 3 like pieces", {"dtz_flags": (PL,)}),
+    ("KNNNNvK", "a group of 4 like pieces", {"dtz_flags": (M | WD | PL | W,)}),
+    ("KNNNNNvK", "7 pieces, a group of 5 like pieces", {"dtz_flags": (M | PL,)}),
+    ("KRBNvKQ", "six unique pieces, index 6.8e9 > 2^32", {"swap": True, "dtz_flags": (M | WD | W,)}),
+    ("KRNvKRN", "symmetric, one side stored, index > 2^32", {"one_side": True, "dtz_flags": (0,)}),
+    ("KRNPvKQ", "one pawn", {}),
+    ("KRPPvKB", "two pawns of one colour", {"dtz_flags": (M | W, WD | M, PL, 0)}),
+    ("KPPPvKN", "a leading group of 3 pawns", {}),
+    ("KPPPPvKR", "7 pieces, 4 pawns of one colour", {"dtz_flags": (M | WD | PL, W, M, M | WD | W)}),
+    ("KPPPPPvK", "7 pieces, 5 pawns of one colour", {}),
+    ("KPPvKPP", "pawns of both colours, leading group of 2", {"swap": True}),
+    ("KPPvKPP", "the same, one side stored", {"one_side": True, "seed": 9}),
+    ("KRPvKPP", "both colours, the side with one pawn leads", {"dtz_flags": (M | WD | W, M, 0, PL)}),
+    ("KPPPvKP", "both colours, black's single pawn leads", {}),
+]
+
+
+def random_position(name: str, rng: random.Random) -> chess.Board:
+    """A placement of the material (colours swapped half the time), pawns
+    on ranks 2-7, kings apart; either side to move."""
+    white, black = writer.parse_material(name)
+    if rng.random() < 0.5:
+        white, black = black, white
+    while True:
+        board = chess.Board(None)
+        free = list(range(64))
+        rng.shuffle(free)
+        ok = True
+        for colour, types in ((chess.WHITE, white), (chess.BLACK, black)):
+            for t in types:
+                squares = [s for s in free if t != chess.PAWN or 8 <= s < 56]
+                if not squares:
+                    ok = False
+                    break
+                free.remove(squares[0])
+                board.set_piece_at(squares[0], chess.Piece(t, colour))
+        kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
+        if ok and chess.square_distance(kings[0], kings[1]) > 1:
+            board.turn = rng.random() < 0.5
+            return board
+
+
+def board_arrays(boards: Sequence[chess.Board]) -> Tuple[np.ndarray, np.ndarray]:
+    rows = np.zeros((len(boards), 8), dtype=np.uint64)
+    turns = np.zeros(len(boards), dtype=np.uint8)
+    for i, b in enumerate(boards):
+        rows[i, 0] = b.occupied_co[chess.WHITE]
+        rows[i, 1] = b.occupied_co[chess.BLACK]
+        for t in range(1, 7):
+            rows[i, 1 + t] = b.pieces_mask(t, chess.WHITE) | b.pieces_mask(t, chess.BLACK)
+        turns[i] = b.turn
+    return rows, turns
+
+
+def raw_read(path: Path, name: str, is_dtz: bool, boards: Sequence[chess.Board],
+             wdls: Sequence[int]) -> Tuple[List[int], List[int]]:
+    """pyfathom's decoder: the stored value of each board (and, for DTZ,
+    whether the file holds its side to move)."""
+    rows, turns = board_arrays(boards)
+    wdl = np.asarray(wdls, dtype=np.int8)
+    values = np.zeros(len(boards), dtype=np.int32)
+    stored = np.zeros(len(boards), dtype=np.int8)
+    status = np.zeros(len(boards), dtype=np.int8)
+    rc = lib.pyfathom_test_raw_read(
+        str(path).encode(), name.encode(), int(is_dtz), len(boards),
+        ffi.from_buffer("uint64_t[]", rows), ffi.from_buffer("uint8_t[]", turns),
+        ffi.from_buffer("int8_t[]", wdl), ffi.from_buffer("int32_t[]", values),
+        ffi.from_buffer("int8_t[]", stored), ffi.from_buffer("int8_t[]", status))
+    assert rc == lib.FATHOM_OK, f"{path.name}: {ffi.string(lib.fathom_strerror(rc)).decode()}"
+    assert not status.any(), f"{path.name}: status {set(status.tolist())}"
+    return values.tolist(), stored.tolist()
+
+
+def compare_raw(folder: Path, name: str, count: int, seed: int, real: bool = False) -> Dict[str, int]:
+    """Raw WDL and DTZ reads of `count` random positions by both readers;
+    returns the positions compared, failing on the first difference.  DTZ
+    reads take a random WDL class (every synthetic value map covers every
+    stored value), or with `real` tables the one the WDL file gives."""
+    rng = random.Random(seed)
+    boards = [random_position(name, rng) for _ in range(count)]
+    wdls = [rng.choice((-2, -1, 0, 1, 2)) for _ in boards]
+    ours, _ = raw_read(folder / f"{name}.rtbw", name, False, boards, wdls)
+    theirs = chess.syzygy.WdlTable(str(folder / f"{name}.rtbw"))
+    with theirs:
+        for b, v in zip(boards, ours):
+            assert v == theirs.probe_wdl_table(b), f"WDL {name}: {b.fen()}"
+    if real:
+        wdls = ours
+    ours, stored = raw_read(folder / f"{name}.rtbz", name, True, boards, wdls)
+    dtz = chess.syzygy.DtzTable(str(folder / f"{name}.rtbz"))
+    read = 0
+    with dtz:
+        for b, wdl, v, s in zip(boards, wdls, ours, stored):
+            value, success = dtz.probe_dtz_table(b, wdl)
+            assert (s == 1) == (success == 1), f"DTZ side stored {name}: {b.fen()}"
+            if s:
+                read += 1
+                assert v == value, f"DTZ {name} wdl {wdl}: {b.fen()}: {v} != {value}"
+    return {"wdl": count, "dtz": read}
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, object]:
+    folders = {}
+    started = time.perf_counter()
+    total = 0
+    for k, (name, _, options) in enumerate(MATERIALS):
+        folder = tmp_path_factory.mktemp(f"m{k}")
+        opts = dict(options)
+        opts.setdefault("seed", k + 1)
+        writer.write_tables(writer.Spec(name, **opts), str(folder))  # type: ignore[arg-type]
+        total += sum(p.stat().st_size for p in folder.iterdir())
+        folders[k] = folder
+    seconds = time.perf_counter() - started
+    print(f"\nsynthetic tables: {len(MATERIALS)} materials, {total / 1e6:.1f} MB in {seconds:.1f} s")
+    return {"folders": folders}
+
+
+@pytest.mark.parametrize("k", range(len(MATERIALS)), ids=[f"{m[0]}-{i}" for i, m in enumerate(MATERIALS)])
+def test_raw_reads_match_python_chess(synthetic: Dict[str, object], k: int) -> None:
+    name, _, _ = MATERIALS[k]
+    folder = synthetic["folders"][k]  # type: ignore[index]
+    counts = compare_raw(folder, name, POSITIONS, seed=1000 + k)
+    # Both sides to move were read, and the DTZ side check let some through.
+    assert counts["dtz"] > POSITIONS // 4, counts
+
+
+def test_index_past_2_to_the_32(synthetic: Dict[str, object]) -> None:
+    """The six-unique-piece table's index does pass 2^32, so raw reads of
+    it above went through 64-bit index arithmetic."""
+    _, layouts = writer.pawnless_layouts(writer.Spec("KRBNvKQ"), 2)
+    assert all(lay.size > 2**32 for lay in layouts)
+
+
+def test_writer_streams_read_back_by_python_chess(tmp_path: Path) -> None:
+    """python-chess's reader finds the writer's index sizes and, at random
+    indices of every stream, the value the writer says it stored."""
+    rng = random.Random(5)
+    for name, options in (("KRRvKBN", {"swap": True}), ("KPPvKPP", {}),
+                          ("KRPvKPP", {"dtz_flags": (M | WD, M, PL, W)})):
+        spec = writer.Spec(name, seed=2, **options)  # type: ignore[arg-type]
+        info = writer.write_tables(spec, str(tmp_path))
+        wdl = chess.syzygy.WdlTable(str(tmp_path / f"{name}.rtbw"))
+        dtz = chess.syzygy.DtzTable(str(tmp_path / f"{name}.rtbz"))
+        with wdl, dtz:
+            wdl.init_table_wdl()
+            dtz.init_table_dtz()
+            if "P" in name:
+                pairs = [wdl.files[f].precomp[s] for f in range(4) for s in range(2)]
+                dpairs = [dtz.files[f].precomp for f in range(4)]
+            else:
+                pairs, dpairs = [wdl.precomp[0], wdl.precomp[1]], [dtz.precomp]
+            streams, _, _ = info["dtz"]  # type: ignore[misc]
+            for table, readers, written in ((wdl, pairs, info["wdl"]), (dtz, dpairs, streams)):
+                assert [s.size for s in written] == table.tb_size[:len(written)]  # type: ignore[union-attr]
+                for reader, stream in zip(readers, written):  # type: ignore[call-overload]
+                    for _ in range(200):
+                        i = rng.randrange(stream.size)
+                        assert table.decompress_pairs(reader, i) == stream.value_at(i), (name, i)
+
+
+@pytest.mark.skipif(not SYZYGY6.is_dir(), reason=f"no real 6-piece tables: {SYZYGY6} does not exist")
+def test_real_six_piece_tables_match_python_chess() -> None:
+    names = sorted(p.stem for p in SYZYGY6.glob("*.rtbw")
+                   if len(p.stem) == 7 and (SYZYGY6 / f"{p.stem}.rtbz").exists())
+    assert names, f"{SYZYGY6} holds no 6-piece WDL and DTZ pair"
+    for k, name in enumerate(names):
+        compare_raw(SYZYGY6, name, 500, seed=k, real=True)
