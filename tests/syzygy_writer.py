@@ -172,7 +172,11 @@ class Stream:
         self.phase = [rng.randrange(len(self.values)) for _ in self.design]
         run = [1 << level for _, level in self.design]
         self.templates = []
-        for _ in range(TEMPLATES):
+        for _ in range(TEMPLATES if self.constant is None else 0):
+            if self.design is ONE_BIT:  # every run 256 values: random bits
+                bits = rng.getrandbits(self.per_block // 256)
+                self.templates.append([bits >> j & 1 for j in range(self.per_block // 256)])
+                continue
             seq, left = [], self.per_block
             while left:
                 choices = [s for s in range(len(self.design)) if run[s] <= left]
@@ -309,6 +313,10 @@ class Spec:
     dtz_flags: Sequence[int] = (MAPPED, MAPPED | WIDE, WIN_PLIES | LOSS_PLIES, MAPPED | WIDE | WIN_PLIES)
     wdl_constant: Optional[int] = None  # every WDL value the same (0..4)
     dtz_constant: bool = False  # the DTZ file stores one value (0)
+    # Streams of more indices than this store one value each (seeded, so
+    # another stream's or table's differs): keeps the sub-tables of a
+    # 6-7-piece probe small.  None: every stream patterned.
+    max_patterned: Optional[int] = None
 
 
 @dataclass
@@ -427,6 +435,18 @@ def is_symmetric(name: str) -> bool:
     return white == black
 
 
+def _too_big(spec: Spec, size: int) -> bool:
+    return spec.max_patterned is not None and size > spec.max_patterned
+
+
+def _wdl_constant(spec: Spec, size: int, stream: int) -> Optional[int]:
+    if spec.wdl_constant is not None:
+        return spec.wdl_constant
+    if _too_big(spec, size):
+        return (spec.seed * 3 + stream) % 5
+    return None
+
+
 def write_wdl(spec: Spec, path: str) -> List[Stream]:
     """Write spec's WDL file; returns its streams (file by file, side by
     side), whose value_at gives every stored value (WDL + 2)."""
@@ -445,7 +465,7 @@ def write_wdl(spec: Spec, path: str) -> List[Stream]:
         out += _piece_bytes(layouts, False)
     _pad_even(out)
     streams = [Stream(lay.size, _permuted(range(5), spec.seed * 31 + k), spec.seed * 131 + k,
-                      spec.wdl_constant) for k, lay in enumerate(layouts)]
+                      _wdl_constant(spec, lay.size, k)) for k, lay in enumerate(layouts)]
     for s in streams:
         out += s.header(0)
     _write(path, _finish(out, streams))
@@ -455,7 +475,9 @@ def write_wdl(spec: Spec, path: str) -> List[Stream]:
 def dtz_maps(flags: int, seed: int, entries: int) -> List[List[int]]:
     """Four value maps (one per WDL class) of `entries` values each."""
     if flags & WIDE:
-        return [[256 + (m * 997 + j * 131 + seed * 7) % 60000 for j in range(entries)] for m in range(4)]
+        # Past a byte, and (doubled for moves) within the int16 of the batch
+        # calls' DTZ arrays, as in every real table (DTZ < 2,100 plies).
+        return [[256 + (m * 997 + j * 131 + seed * 7) % 16000 for j in range(entries)] for m in range(4)]
     return [[1 + (m * 41 + j * 13 + seed) % 250 for j in range(entries)] for m in range(4)]
 
 
@@ -483,7 +505,7 @@ def write_dtz(spec: Spec, path: str) -> Tuple[List[Stream], List[int], List[Opti
     streams, maps = [], []
     for k, lay in enumerate(layouts):
         seed = spec.seed * 131 + 17 + k
-        if spec.dtz_constant:
+        if spec.dtz_constant or _too_big(spec, lay.size):
             flags[k] &= STORED_BLACK
             streams.append(Stream(lay.size, [0], seed, constant=0))
             maps.append(None)

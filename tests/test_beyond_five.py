@@ -26,7 +26,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import chess
 import chess.syzygy
@@ -52,10 +52,10 @@ MATERIALS: List[Tuple[str, str, Dict[str, object]]] = [
     ("KNNNNNvK", "7 pieces, a group of 5 like pieces", {"dtz_flags": (M | PL,)}),
     ("KRBNvKQ", "six unique pieces, index 6.8e9 > 2^32", {"swap": True, "dtz_flags": (M | WD | W,)}),
     ("KRNvKRN", "symmetric, one side stored, index > 2^32", {"one_side": True, "dtz_flags": (0,)}),
-    ("KRNPvKQ", "one pawn", {}),
+    ("KNNNvKP", "one pawn (black's), a group of 3", {"dtz_flags": (M, W, M | WD, PL | W)}),
     ("KRPPvKB", "two pawns of one colour", {"dtz_flags": (M | W, WD | M, PL, 0)}),
     ("KPPPvKN", "a leading group of 3 pawns", {}),
-    ("KPPPPvKR", "7 pieces, 4 pawns of one colour", {"dtz_flags": (M | WD | PL, W, M, M | WD | W)}),
+    ("KPPPPvK", "4 pawns of one colour", {"dtz_flags": (M | WD | PL, W, M, M | WD | W)}),
     ("KPPPPPvK", "7 pieces, 5 pawns of one colour", {}),
     ("KPPvKPP", "pawns of both colours, leading group of 2", {"swap": True}),
     ("KPPvKPP", "the same, one side stored", {"one_side": True, "seed": 9}),
@@ -215,3 +215,157 @@ def test_real_six_piece_tables_match_python_chess() -> None:
     assert names, f"{SYZYGY6} holds no 6-piece WDL and DTZ pair"
     for k, name in enumerate(names):
         compare_raw(SYZYGY6, name, 500, seed=k, real=True)
+
+
+# ---------------------------------------------------------------- whole probes
+
+# A 6-piece and a 7-piece target with pawns of both or one colour: captures
+# and promotions take the probes into 5-, 6- and 7-piece sub-tables.
+WHOLE = {"6": "KRPvKPP", "7": "KPPPPPvK"}
+SUB_PATTERNED = 1 << 20  # sub-table streams past this store one value each
+ROOT_CHILD_CHECKS = 40  # roots whose every move is checked child by child
+
+
+def _oracle(tb: chess.syzygy.Tablebase, board: chess.Board) -> Tuple[object, object]:
+    """python-chess's (wdl, dtz) of a board, or the error it raises."""
+    answers: List[object] = []
+    for probe in (tb.probe_wdl, tb.probe_dtz):
+        try:
+            answers.append(probe(board))
+        except (KeyError, ValueError) as exc:
+            answers.append(type(exc).__name__)
+    return answers[0], answers[1]
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, object]:
+    folder = tmp_path_factory.mktemp("whole")
+    started = time.perf_counter()
+    names = writer.needed_tables(list(WHOLE.values()))
+    for k, name in enumerate(names):
+        limit = None if name in WHOLE.values() else SUB_PATTERNED
+        writer.write_tables(writer.Spec(name, seed=k + 1, max_patterned=limit), str(folder))
+    size = sum(p.stat().st_size for p in folder.iterdir())
+    print(f"\nwhole-probe tables: {2 * len(names)} files, {size / 1e6:.1f} MB "
+          f"in {time.perf_counter() - started:.1f} s")
+    boards: Dict[str, List[chess.Board]] = {}
+    answers: Dict[str, List[Tuple[object, object]]] = {}
+    with chess.syzygy.open_tablebase(str(folder)) as oracle:
+        for key, name in WHOLE.items():
+            rng = random.Random(hash(name) & 0xFFFF)
+            boards[key] = []
+            while len(boards[key]) < POSITIONS:
+                b = random_position(name, rng)
+                if b.is_valid():
+                    boards[key].append(b)
+            answers[key] = [_oracle(oracle, b) for b in boards[key]]
+    return {"folder": folder, "boards": boards, "answers": answers}
+
+
+def _ours(tb: object, board: chess.Board) -> Tuple[object, object]:
+    answers: List[object] = []
+    for probe in (tb.probe_wdl, tb.probe_dtz):  # type: ignore[attr-defined]
+        try:
+            answers.append(int(probe(board)))
+        except (KeyError, ValueError) as exc:
+            answers.append("KeyError" if isinstance(exc, KeyError) else "ValueError")
+    return answers[0], answers[1]
+
+
+@pytest.mark.parametrize("key", sorted(WHOLE))
+def test_whole_probes_match_python_chess(whole: Dict[str, object], key: str) -> None:
+    import pyfathom
+
+    boards, answers = whole["boards"][key], whole["answers"][key]  # type: ignore[index]
+    with pyfathom.open_tablebase(whole["folder"]) as tb:  # type: ignore[arg-type]
+        bad = [(b.fen(), a, _ours(tb, b)) for b, a in zip(boards, answers) if _ours(tb, b) != a]
+        decided = sum(isinstance(a[1], int) for a in answers)
+        assert not bad, f"{len(bad)} of {len(boards)} differ: {bad[:5]}"
+        assert decided > POSITIONS // 2, f"only {decided} probes answered"
+        wdl = tb.probe_wdl_many(boards)
+        dtz = tb.probe_dtz_many(boards)
+    want_wdl = [a[0] if isinstance(a[0], int) else -128 for a in answers]
+    # A DTZ past int16 (python-chess's 65,535 for a win with no winning
+    # move, which only synthetic values give) fails its row, never wraps.
+    want_dtz = [a[1] if isinstance(a[1], int) and abs(a[1]) < 32768 else -32768 for a in answers]
+    assert wdl.tolist() == want_wdl
+    assert dtz.tolist() == want_dtz
+
+
+def _bitboards(b: chess.Board) -> Tuple[int, ...]:
+    return (b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK], b.kings, b.queens,
+            b.rooks, b.bishops, b.knights, b.pawns)
+
+
+def _root_wdl(dtz: int) -> Optional[int]:
+    """The root's WDL under the 50-move rule at clock 0 from python-chess's
+    DTZ (None where DTZ rounding leaves it open).  Synthetic values make
+    python-chess's WDL and DTZ disagree here and there (a "win" 300 plies
+    from zeroing), and a root probe ranks by DTZ, so the DTZ decides."""
+    if dtz == 0:
+        return 0
+    if 99 <= abs(dtz) <= 102:
+        return None
+    return (2 if abs(dtz) <= 100 else 1) * (1 if dtz > 0 else -1)
+
+
+@pytest.mark.parametrize("key", sorted(WHOLE))
+def test_fathom_facade_matches_python_chess(whole: Dict[str, object], key: str) -> None:
+    """tb_probe_wdl on every board; tb_probe_root's outcome and DTZ (its
+    12-bit field: DTZ up to 4,095) where python-chess's DTZ settles them."""
+    from pyfathom import fathom as f
+
+    boards, answers = whole["boards"][key], whole["answers"][key]  # type: ignore[index]
+    assert f.tb_init(str(whole["folder"]))
+    roots = 0
+    try:
+        assert f.TB_LARGEST == 7
+        for b, (wdl, dtz) in zip(boards, answers):
+            got = f.tb_probe_wdl(*_bitboards(b), 0, 0, 0, b.turn)
+            assert got == (wdl + 2 if isinstance(wdl, int) else f.TB_RESULT_FAILED), b.fen()
+            res, _ = f.tb_probe_root(*_bitboards(b), 0, 0, 0, b.turn)
+            if not isinstance(dtz, int):
+                assert res == f.TB_RESULT_FAILED, b.fen()
+            elif not any(b.generate_legal_moves()):
+                # Which of the two is told by the stored DTZ's sign (right
+                # for real tables, which store mates as lost and stalemates
+                # as drawn; synthetic ones store anything there).
+                assert res in (f.TB_RESULT_CHECKMATE, f.TB_RESULT_STALEMATE), b.fen()
+            elif _root_wdl(dtz) is not None and abs(dtz) < 4096:
+                roots += 1
+                assert (f.TB_GET_WDL(res), f.TB_GET_DTZ(res)) == (_root_wdl(dtz) + 2, abs(dtz)), b.fen()
+    finally:
+        f.tb_free()
+    assert roots > POSITIONS // 2, roots
+
+
+@pytest.mark.parametrize("key", sorted(WHOLE))
+def test_probe_root_matches_python_chess(whole: Dict[str, object], key: str) -> None:
+    """Root DTZ and WDL of every board; for the first ROOT_CHILD_CHECKS,
+    every move against python-chess's probe of the position it leads to
+    (tests/test_oracle_root.py's checks)."""
+    import pyfathom
+    from test_oracle_root import _check_root, _key
+
+    boards, answers = whole["boards"][key], whole["answers"][key]  # type: ignore[index]
+    problems: List[str] = []
+    with pyfathom.open_tablebase(whole["folder"]) as tb, \
+            chess.syzygy.open_tablebase(str(whole["folder"])) as oracle:  # type: ignore[arg-type]
+        for n, (b, (_, dtz)) in enumerate(zip(boards, answers)):
+            if not isinstance(dtz, int) or _root_wdl(dtz) is None:
+                continue
+            if n >= ROOT_CHILD_CHECKS:
+                rp = tb.probe_root(b)
+                if (int(rp.wdl), rp.dtz) != (_root_wdl(dtz), dtz):
+                    problems.append(f"{b.fen()}: root {rp.wdl!r} {rp.dtz} != {dtz}")
+                continue
+            children = {}
+            for move in b.legal_moves:
+                after = b.copy(stack=False)
+                after.push(move)
+                # A mated child is lost, whatever a synthetic table stores
+                # for it (python-chess reads the table there; a real table
+                # stores the loss, and both probers know mate on their own).
+                children[_key(after)] = (-2, -1) if after.is_checkmate() else _oracle(oracle, after)
+            problems += _check_root(tb, b, (_root_wdl(dtz), dtz), children, 0)
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:20])
