@@ -369,3 +369,86 @@ def test_probe_root_matches_python_chess(whole: Dict[str, object], key: str) -> 
                 children[_key(after)] = (-2, -1) if after.is_checkmate() else _oracle(oracle, after)
             problems += _check_root(tb, b, (_root_wdl(dtz), dtz), children, 0)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:20])
+
+
+# ---------------------------------------------------------------- every table name
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture(scope="module")
+def every_table(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, List[str]]:
+    """Both files of all 1,511 3-7-piece materials, each stream one value
+    (seeded: tables, sides and files differ), 3,022 files."""
+    folder = tmp_path_factory.mktemp("every")
+    names = list(chess.syzygy.tablenames(piece_count=7))
+    started = time.perf_counter()
+    for k, name in enumerate(names):
+        writer.write_tables(writer.Spec(name, seed=k + 1, max_patterned=0), str(folder))
+    size = sum(p.stat().st_size for p in folder.iterdir())
+    print(f"\nevery table name: {2 * len(names)} files, {size / 1e3:.0f} kB "
+          f"in {time.perf_counter() - started:.1f} s")
+    return folder, names
+
+
+def _sample(names: Sequence[str], rng: random.Random, per_class: int) -> List[chess.Board]:
+    """Valid positions of `per_class` random materials of every piece count
+    (3-7), with and without pawns."""
+    boards = []
+    for count in range(3, 8):
+        for pawns in (False, True):
+            pool = [n for n in names if len(n) - 1 == count and ("P" in n) == pawns]
+            for name in rng.sample(pool, min(per_class, len(pool))):
+                while True:
+                    b = random_position(name, rng)
+                    if b.is_valid():
+                        boards.append(b)
+                        break
+    return boards
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd to count open files")
+def test_every_table_name_registers_and_probes(every_table: Tuple[Path, List[str]]) -> None:
+    import pyfathom
+    from pyfathom import fathom as f
+
+    folder, names = every_table
+    boards = _sample(names, random.Random(26), per_class=8)
+    fds = _open_fds()
+    with chess.syzygy.open_tablebase(str(folder), max_fds=None) as oracle:
+        answers = [_oracle(oracle, b) for b in boards]
+        oracle_mapped = sum(t.data is not None for t in (*oracle.wdl.values(), *oracle.dtz.values()))
+    assert _open_fds() == fds
+    with pyfathom.open_tablebase(folder) as tb:
+        assert tb.largest == 7
+        assert tb.mapped_count == 0, "opening maps nothing"
+        assert _open_fds() == fds, "no file stays open after registering"
+        assert [_ours(tb, b) for b in boards] == answers
+        assert _open_fds() == fds, "no file stays open after mapping"
+        # Only probed files are mapped: at most those python-chess mapped
+        # for the same probes (its DTZ search reads some more tables).
+        assert 0 < tb.mapped_count <= oracle_mapped
+    assert chess.syzygy.Tablebase().add_directory(str(folder)) == pyfathom.Tablebase().add_directory(folder) \
+        == 2 * len(names)
+    assert f.tb_init(str(folder))
+    try:
+        assert f.TB_LARGEST == 7
+        got = [f.tb_probe_wdl(*_bitboards(b), 0, 0, 0, b.turn) for b in boards]
+        assert got == [a[0] + 2 if isinstance(a[0], int) else f.TB_RESULT_FAILED for a in answers]
+    finally:
+        f.tb_free()
+    assert _open_fds() == fds
+
+
+def test_info_lists_every_table(every_table: Tuple[Path, List[str]]) -> None:
+    import subprocess
+
+    folder, names = every_table
+    out = subprocess.run([sys.executable, "-m", "pyfathom", "info", "--tables", str(folder)],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    for count in range(3, 8):
+        n = sum(len(name) - 1 == count for name in names)
+        assert f"{count}-piece tables: {n} WDL, {n} DTZ" in out, out
+    assert "largest: 7 pieces" in out, out
