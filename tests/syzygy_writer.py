@@ -31,6 +31,7 @@ writes each material's files and those of every table its probes reach
 from __future__ import annotations
 
 import bisect
+import itertools
 import os
 import random
 import struct
@@ -55,11 +56,6 @@ def parse_material(name: str) -> Tuple[List[int], List[int]]:
     """Piece types of the white (left) and black side of e.g. "KRRvKQN"."""
     white, black = name.split("v")
     return [LETTERS.index(ch) + 1 for ch in white], [LETTERS.index(ch) + 1 for ch in black]
-
-
-def material_name(white: Sequence[int], black: Sequence[int]) -> str:
-    side = lambda types: "".join(LETTERS[t - 1] for t in sorted(types, reverse=True))  # noqa: E731
-    return f"{side(white)}v{side(black)}"
 
 
 # ---------------------------------------------------------------- index sizes
@@ -169,7 +165,8 @@ class Stream:
         self.design = MIXED if small else ONE_BIT
         self.per_block = 4096 if small else 65536
         rng = random.Random(self.seed)
-        self.phase = [rng.randrange(len(self.values)) for _ in self.design]
+        # Distinct phases: runs of different symbols never line up.
+        self.phase = rng.sample(range(len(self.values)), len(self.design)) if len(self.values) > 3 else [0] * 4
         run = [1 << level for _, level in self.design]
         self.templates = []
         for _ in range(TEMPLATES if self.constant is None else 0):
@@ -186,13 +183,12 @@ class Stream:
                 seq.append(s)
                 left -= run[s]
             self.templates.append(seq)
-        self.starts = []
-        for seq in self.templates:
-            starts, at = [], 0
-            for s in seq:
-                starts.append(at)
-                at += run[s]
-            self.starts.append(starts)
+        self.starts = [[0, *itertools.accumulate(run[s] for s in seq)][:-1] for seq in self.templates]
+        self.block_log = 6 if small else 5  # bytes per block: 64 or 32
+        # An index entry every four blocks: short walks through the sizes.
+        self.idx_bits = (self.per_block * 4).bit_length() - 1
+        self.real_blocks = -(-self.size // self.per_block)
+        self.num_indices = -(-self.size >> self.idx_bits)
 
     def template_of(self, block: int) -> int:
         return (block * 2654435761 >> 11) % TEMPLATES
@@ -241,23 +237,6 @@ class Stream:
         if len(tree) & 1:
             out.append(0)
         return bytes(out)
-
-    @property
-    def block_log(self) -> int:
-        return 6 if self.design is MIXED else 5
-
-    @property
-    def idx_bits(self) -> int:
-        # An index entry every four blocks: short walks through the sizes.
-        return (self.per_block * 4).bit_length() - 1
-
-    @property
-    def real_blocks(self) -> int:
-        return -(-self.size // self.per_block)
-
-    @property
-    def num_indices(self) -> int:
-        return -(-self.size >> self.idx_bits) if self.size else 0
 
     @property
     def extra_blocks(self) -> int:
@@ -408,6 +387,21 @@ def _piece_bytes(layouts: Sequence[Layout], two_orders: bool) -> bytes:
     return bytes(out)
 
 
+def _piece_header(spec: Spec, sides: int, out: bytearray) -> List[Layout]:
+    """Append the piece orders (padded to even); returns the layout of
+    every stream, file by file and side by side."""
+    if "P" in spec.name:
+        files = pawn_layouts(spec, sides)
+        for per_side in files:
+            out += _piece_bytes(per_side, pawn_counts(spec)[1] > 0)
+        layouts = [lay for per_side in files for lay in per_side]
+    else:
+        _, layouts = pawnless_layouts(spec, sides)
+        out += _piece_bytes(layouts, False)
+    _pad_even(out)
+    return layouts
+
+
 def _finish(out: bytearray, streams: Sequence[Stream]) -> bytes:
     """Index tables, size tables, 64-aligned blocks, then padding to a size
     of 16 mod 64 (at least 16 bytes: readers fetch a little past a block)."""
@@ -453,17 +447,8 @@ def write_wdl(spec: Spec, path: str) -> List[Stream]:
     sides = 1 if spec.one_side else 2
     if spec.one_side and not is_symmetric(spec.name):
         raise ValueError(f"{spec.name}: one side stored needs a symmetric material")
-    pawns = "P" in spec.name
-    out = bytearray(WDL_MAGIC + bytes([(sides == 2) | (2 if pawns else 0)]))
-    if pawns:
-        files = pawn_layouts(spec, sides)
-        for per_side in files:
-            out += _piece_bytes(per_side, pawn_counts(spec)[1] > 0)
-        layouts = [lay for per_side in files for lay in per_side]
-    else:
-        _, layouts = pawnless_layouts(spec, sides)
-        out += _piece_bytes(layouts, False)
-    _pad_even(out)
+    out = bytearray(WDL_MAGIC + bytes([(sides == 2) | (2 if "P" in spec.name else 0)]))
+    layouts = _piece_header(spec, sides, out)
     streams = [Stream(lay.size, _permuted(range(5), spec.seed * 31 + k), spec.seed * 131 + k,
                       _wdl_constant(spec, lay.size, k)) for k, lay in enumerate(layouts)]
     for s in streams:
@@ -488,17 +473,8 @@ MAP_ENTRIES = 6
 def write_dtz(spec: Spec, path: str) -> Tuple[List[Stream], List[int], List[Optional[List[List[int]]]]]:
     """Write spec's DTZ file; returns its streams (one per file), their
     pairs flags and value maps (None when unmapped)."""
-    pawns = "P" in spec.name
-    out = bytearray(DTZ_MAGIC + bytes([2 if pawns else 0]))
-    if pawns:
-        files = pawn_layouts(spec, 1)
-        for per_side in files:
-            out += _piece_bytes(per_side, pawn_counts(spec)[1] > 0)
-        layouts = [per_side[0] for per_side in files]
-    else:
-        _, layouts = pawnless_layouts(spec, 1)
-        out += _piece_bytes(layouts, False)
-    _pad_even(out)
+    out = bytearray(DTZ_MAGIC + bytes([2 if "P" in spec.name else 0]))
+    layouts = _piece_header(spec, 1, out)
     flags = [spec.dtz_flags[k % len(spec.dtz_flags)] for k in range(len(layouts))]
     if is_symmetric(spec.name):  # both readers then read the white side
         flags = [f & ~STORED_BLACK for f in flags]
@@ -554,21 +530,19 @@ def needed_tables(names: Sequence[str]) -> List[str]:
 
 
 def main(argv: Sequence[str]) -> int:
+    import chess.syzygy
+
     if len(argv) < 2:
         print("usage: python tests/syzygy_writer.py OUTDIR MATERIAL...", file=sys.stderr)
         return 2
-    folder = argv[0]
-    os.makedirs(folder, exist_ok=True)
-    try:
-        names = needed_tables(argv[1:])
-    except (ValueError, KeyError) as exc:
-        print(f"syzygy_writer: bad material: {exc}", file=sys.stderr)
+    bad = [m for m in argv[1:] if not chess.syzygy.is_tablename(m, normalized=False)]
+    if bad:
+        print(f"syzygy_writer: not a material of 3 to 7 pieces with one king each "
+              f"(e.g. KRPvKR): {', '.join(bad)}", file=sys.stderr)
         return 2
-    for k, name in enumerate(names):
-        if len(name) - 1 > 7:
-            print(f"syzygy_writer: {name}: more than 7 pieces", file=sys.stderr)
-            return 2
-        write_tables(Spec(name, seed=k + 1), folder)
+    os.makedirs(argv[0], exist_ok=True)
+    for k, name in enumerate(needed_tables(argv[1:])):
+        write_tables(Spec(name, seed=k + 1), argv[0])
         print(name)
     return 0
 

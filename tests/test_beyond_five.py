@@ -208,6 +208,44 @@ def test_writer_streams_read_back_by_python_chess(tmp_path: Path) -> None:
                         assert table.decompress_pairs(reader, i) == stream.value_at(i), (name, i)
 
 
+def test_neighbouring_indices_store_other_values() -> None:
+    """The pattern tells indices apart: the value at i differs from the
+    value at i + 1, at i plus a group's step, and from the value at i of the
+    next stream (another side or file) for most i."""
+    for name in ("KRRvKBN", "KPPPPPvK", "KRBNvKQ"):
+        spec = writer.Spec(name, seed=4)
+        layouts = (writer.pawn_layouts(spec, 2)[0] if "P" in name
+                   else writer.pawnless_layouts(spec, 2)[1])
+        streams = [writer.Stream(lay.size, list(range(5)), seed) for seed, lay in enumerate(layouts)]
+        rng = random.Random(name)
+        for step in (1, 62, 462, 1891, 31332):
+            same = 0
+            for _ in range(400):
+                i = rng.randrange(streams[0].size - step)
+                same += streams[0].value_at(i) == streams[0].value_at(i + step)
+            assert same < 400 * 0.5, (name, step, same)
+        same = sum(streams[0].value_at(i) == streams[1].value_at(i)
+                   for i in (rng.randrange(min(s.size for s in streams)) for _ in range(400)))
+        assert same < 400 * 0.5, (name, same)
+
+
+def test_writer_command_writes_the_sub_tables(tmp_path: Path) -> None:
+    import subprocess
+
+    script = str(Path(__file__).parent / "syzygy_writer.py")
+    proc = subprocess.run([sys.executable, script, str(tmp_path), "KRPvKP"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    want = writer.needed_tables(["KRPvKP"])
+    assert proc.stdout.split() == want and "KQvKR" in want and "KRvKP" in want
+    with chess.syzygy.open_tablebase(str(tmp_path)) as tb:
+        assert tb.probe_wdl(chess.Board("8/8/8/8/1k6/2p5/2P1R3/K7 w - - 0 1")) in range(-2, 3)
+    bad = subprocess.run([sys.executable, script, str(tmp_path / "x"), "KQQQQQQvK"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "KQQQQQQvK" in bad.stderr and "Traceback" not in bad.stderr
+    assert not (tmp_path / "x").exists()
+
+
 @pytest.mark.skipif(not SYZYGY6.is_dir(), reason=f"no real 6-piece tables: {SYZYGY6} does not exist")
 def test_real_six_piece_tables_match_python_chess() -> None:
     names = sorted(p.stem for p in SYZYGY6.glob("*.rtbw")
