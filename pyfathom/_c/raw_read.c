@@ -9,7 +9,6 @@
  * test-only section.
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fathom.h"
@@ -41,31 +40,22 @@ int pyfathom_test_raw_read(const char *path, const char *name, int is_dtz,
     tb_material mat;
     if (!tb_material_parse(name, strlen(name), &mat))
         return FATHOM_ERR_ARGUMENT;
-    tb_consts *c = (tb_consts *)malloc(sizeof *c);
-    tb_table *t = (tb_table *)malloc(sizeof *t);
-    if (!c || !t) {
-        free(c);
-        free(t);
-        return FATHOM_ERR_NO_MEMORY;
+    tb_lone_table *lone;
+    int open_status = tb_lone_table_open(path, &mat, is_dtz, &lone);
+    if (open_status != FATHOM_OK)
+        return open_status;
+    for (size_t i = 0; i < count; i++) {
+        tb_pos pos;
+        board_of(boards + 8 * i, turns[i], &pos);
+        tb_key key = tb_key_of(&pos, 0);
+        int value = 0, precise = 0, is_stored = 1;
+        int s = is_dtz ? tb_table_dtz(&lone->table, &lone->consts, &pos, key, wdls[i],
+                                      &value, &precise, &is_stored)
+                       : tb_table_wdl(&lone->table, &lone->consts, &pos, key, &value);
+        values[i] = value;
+        stored[i] = (int8_t)is_stored;
+        status[i] = (int8_t)s;
     }
-    tb_consts_init(c);
-    int open_status = tb_table_open(t, path, NULL, 0, &mat, is_dtz, c);
-    if (open_status == FATHOM_OK) {
-        for (size_t i = 0; i < count; i++) {
-            tb_pos pos;
-            board_of(boards + 8 * i, turns[i], &pos);
-            tb_key key = tb_key_of(&pos, 0);
-            int value = 0, precise = 0, is_stored = 1;
-            int s = is_dtz ? tb_table_dtz(t, c, &pos, key, wdls[i], &value,
-                                          &precise, &is_stored)
-                           : tb_table_wdl(t, c, &pos, key, &value);
-            values[i] = value;
-            stored[i] = (int8_t)is_stored;
-            status[i] = (int8_t)s;
-        }
-        tb_table_close(t);
-    }
-    free(t);
-    free(c);
+    tb_lone_table_close(lone);
     return open_status;
 }
