@@ -14,19 +14,30 @@ readers read them:
   leading pawn groups of 1-3, one and two stored sides, the table's colours
   swapped, and DTZ with 8- and 16-bit value maps and in plies;
 * the writer itself: python-chess reads every stream it writes as the
-  writer says (so the comparison above compares readers of valid files);
-* where ../shared/syzygy6/ holds real 6-piece tables, the same raw
-  comparison on them.
+  writer says (so the comparison above compares readers of valid files),
+  and neighbouring indices store other values;
+* whole probes on a synthetic 6-piece (KRPvKPP) and 7-piece (KPPPPPvK)
+  table with their synthetic sub-tables (captures, promotions): probe_wdl,
+  probe_dtz, the batch calls, probe_root and pyfathom.fathom against
+  python-chess, 2,000 positions each;
+* a folder with both files of every 3-7-piece material (3,022 files):
+  registered, probed by class, pyfathom info, fds and mappings;
+* where ../shared/syzygy6/ holds real 6-piece tables, the raw comparison
+  on them.
+
+Generation time and sizes are printed (pytest -s): about 77 MB in 3 s,
+15 MB in 4 s and 0.24 MB in 5 s on the shared 2-core machine.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import chess
 import chess.syzygy
@@ -149,7 +160,7 @@ def compare_raw(folder: Path, name: str, count: int, seed: int, real: bool = Fal
 
 
 @pytest.fixture(scope="module")
-def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, object]:
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, object]]:
     folders = {}
     started = time.perf_counter()
     total = 0
@@ -162,7 +173,9 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, object]:
         folders[k] = folder
     seconds = time.perf_counter() - started
     print(f"\nsynthetic tables: {len(MATERIALS)} materials, {total / 1e6:.1f} MB in {seconds:.1f} s")
-    return {"folders": folders}
+    yield {"folders": folders}
+    for folder in folders.values():  # 77 MB: not left for pytest's last three runs
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.parametrize("k", range(len(MATERIALS)), ids=[f"{m[0]}-{i}" for i, m in enumerate(MATERIALS)])
