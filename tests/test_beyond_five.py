@@ -46,6 +46,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import syzygy_writer as writer  # noqa: E402
+from conftest import SANITIZED  # noqa: E402
 
 from pyfathom._core import ffi, lib  # noqa: E402
 
@@ -54,7 +55,7 @@ SYZYGY6 = ROOT.parent / "shared" / "syzygy6"
 # The sanitized run (tests/run_sanitized.py) repeats the suite to catch
 # memory errors in C, which every path already shows on fewer positions;
 # the 2,000 per material of the comparison are the plain run's.
-POSITIONS = 500 if os.environ.get("PYFATHOM_SANITIZED") else 2000
+POSITIONS = 500 if SANITIZED else 2000
 W, M, WD, PL = writer.STORED_BLACK, writer.MAPPED, writer.WIDE, writer.WIN_PLIES | writer.LOSS_PLIES
 
 # name, what the material's index exercises, writer options
