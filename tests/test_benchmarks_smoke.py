@@ -79,3 +79,11 @@ def test_bench_dask_runs(syzygy_dir: Path) -> None:
     for name in ("plain", "plain_all_cores", "dask1", "dask2"):
         assert res["rows_per_sec"][name]["median"] > 0, name
     assert res["dask1_vs_plain"]["median"] > 0 and res["dask2_vs_dask1"]["median"] > 0
+
+
+def test_bench_open_runs() -> None:
+    proc = _run("bench_open.py", "--max-pieces", "4", "--rounds", "1", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["files"] == 70
+    assert res["ratio_python_chess_over_pyfathom"]["median"] > 0

@@ -85,6 +85,12 @@ static void run_batch(batch_work *work)
                                                    bb[3][i], bb[4][i], bb[5][i], bb[6][i],
                                                    bb[7][i], work->ep[i], work->turn[i], NULL);
                 status = FATHOM_RESULT_STATUS(r);
+                /* Past int16 only a damaged table goes (real DTZ stays under
+                 * 2,100 plies; a file's 16-bit maps allow 131,070): fail the
+                 * row, never wrap it into another valid-looking DTZ. */
+                if (status == FATHOM_OK && (FATHOM_RESULT_VALUE(r) > INT16_MAX ||
+                                            FATHOM_RESULT_VALUE(r) <= FATHOM_BATCH_DTZ_FAILED))
+                    status = FATHOM_ERR_CORRUPT;
                 work->dtz_out[i] = status == FATHOM_OK ? (int16_t)FATHOM_RESULT_VALUE(r)
                                                        : (int16_t)FATHOM_BATCH_DTZ_FAILED;
                 if (work->precise_out)
