@@ -58,7 +58,6 @@ __all__ = [
     "BatchStats",
     "RowWriter",
     "STATUS_NAMES",
-    "AtomicOutput",
     "skipped_lines",
 ]
 
@@ -485,59 +484,6 @@ class RowWriter:
             rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)
                     if s != "skipped"]
         self.out.write("".join(rows))
-
-
-class AtomicOutput:
-    """A text file that appears under its name only when complete.
-
-    Rows go to a hidden temporary file in the same folder
-    (``.NAME.XXXXXX.part``); :meth:`commit` renames it to the name (one
-    atomic rename: a reader sees the old file or the whole new one), and
-    :meth:`discard` removes it.  A process killed outright (SIGKILL, power
-    loss) leaves only the hidden ``.part`` file, never a half-written NAME.
-    """
-
-    def __init__(self, path: str) -> None:
-        import os
-        import tempfile
-
-        # Through a symbolic link, the file it points to is replaced.
-        self.path = os.path.realpath(path)
-        folder, name = os.path.split(self.path)
-        fd, self.temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
-        try:
-            self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
-        except BaseException:
-            os.close(fd)
-            os.unlink(self.temp)
-            raise
-
-    def commit(self) -> None:
-        """Close the file and rename it to its name, with the permissions a
-        new file gets (mkstemp makes it owner-only)."""
-        import os
-
-        try:
-            self.file.close()
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(self.temp, 0o666 & ~umask)
-            os.replace(self.temp, self.path)
-        except BaseException:
-            self.discard()
-            raise
-
-    def discard(self) -> None:
-        """Close and remove the temporary file (the name is left as it was)."""
-        import os
-
-        try:
-            self.file.close()
-        finally:
-            try:
-                os.unlink(self.temp)
-            except FileNotFoundError:
-                pass
 
 
 def open_input(path: str) -> tuple[IO[bytes], int]:

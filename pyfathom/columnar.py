@@ -37,7 +37,6 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -474,28 +473,27 @@ def _arrow_message(e: BaseException) -> str:
 
 
 class _Sink:
-    """A columnar output written under a temporary name in the destination's
-    directory and renamed over it only when complete (an interrupted run
-    leaves no half-written file under the output's name)."""
+    """A columnar output through :class:`pyfathom._output.Output`: a regular
+    file appears under its name only when complete, a device, FIFO or
+    stdout is written directly."""
 
     def __init__(self, pa: Any, path: str, fmt: str, schema: Any) -> None:
+        from ._output import Output
+
         self.path = path
-        directory = os.path.dirname(os.path.abspath(path))
         try:
-            fd, self.temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part",
-                                             dir=directory)
+            self._output = Output(path, binary=True)
         except OSError as e:
             raise ColumnarError(f"cannot write {path}: {e.strerror or e}") from None
-        os.close(fd)
         try:
             if fmt == "parquet":
                 import pyarrow.parquet as pq
 
-                self._writer = pq.ParquetWriter(self.temp, schema)
+                self._writer = pq.ParquetWriter(self._output.file, schema)
             else:
-                self._file = pa.OSFile(self.temp, "wb")
                 stream = os.path.splitext(path)[1].lower() == ".arrows"
-                self._writer = (pa.ipc.new_stream if stream else pa.ipc.new_file)(self._file, schema)
+                self._writer = (pa.ipc.new_stream if stream else pa.ipc.new_file)(
+                    self._output.file, schema)
         except (OSError, pa.ArrowException) as e:
             self.abort()
             raise ColumnarError(f"cannot write {path}: {_arrow_message(e)}") from None
@@ -505,21 +503,16 @@ class _Sink:
 
     def commit(self) -> None:
         self._writer.close()
-        if hasattr(self, "_file"):
-            self._file.close()
-        os.replace(self.temp, self.path)
+        self._output.commit()
 
     def abort(self) -> None:
-        for closer in (getattr(self, "_writer", None), getattr(self, "_file", None)):
-            if closer is not None:
-                try:
-                    closer.close()
-                except Exception:  # already failing: the temporary file goes anyway
-                    pass
-        try:
-            os.unlink(self.temp)
-        except OSError:
-            pass
+        writer = getattr(self, "_writer", None)
+        if writer is not None:
+            try:
+                writer.close()
+            except Exception:  # already failing: the temporary file goes anyway
+                pass
+        self._output.discard()
 
 
 def same_file(a: str, b: str) -> bool:

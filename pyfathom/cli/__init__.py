@@ -16,7 +16,8 @@ and in the folders one level below each of those.
 
 Every error is one line on stderr and a non-zero exit status, never a
 traceback: 1 for a failure (bad position, missing tables, bad lines in a
-batch), 2 for wrong usage.
+batch), 2 for wrong usage, 128 + the signal's number when SIGINT, SIGTERM or
+SIGHUP stops a command (its temporary output file removed).
 
 Where things are: this module holds the parser and :func:`main`; each command
 is a module of this package (``probe``, ``info``, ``download``, ``batch``)
@@ -32,9 +33,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import NoReturn
 
+from pyfathom._output import Terminated, terminate_on_signals
 from pyfathom.server import command as serve
 
 from . import annotate, batch, download, info, probe
@@ -82,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         err(f"a command is required: {', '.join(names[:-1])} or {names[-1]} (see {PROG} --help)")
         return EXIT_USAGE
     try:
-        return int(args.func(args))
+        if args.func is serve.run:  # uvicorn handles its own signals
+            return int(args.func(args))
+        with terminate_on_signals():
+            return int(args.func(args))
+    except Terminated as e:
+        err(f"terminated by {e.name}")
+        return 128 + e.signum
     except UsageError as e:
         err(f"{e} (see {PROG} {args.command} --help)")
         return EXIT_USAGE
@@ -91,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAIL
     except KeyboardInterrupt:
         err("interrupted")
-        return 130
+        return 128 + signal.SIGINT
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and point
         # stdout at devnull so the interpreter's final flush cannot fail.

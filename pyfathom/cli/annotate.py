@@ -9,8 +9,9 @@ import argparse
 import io
 import os
 import sys
-import tempfile
 from typing import IO, Any, Optional
+
+from pyfathom._output import Output
 
 from ._common import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, add_tables_argument, err, open_tables
 
@@ -30,8 +31,8 @@ def register(subparsers: Any) -> None:
                     "read and every position in range probed, 1 otherwise.")
     p.add_argument("file", metavar="GAMES.pgn", help="PGN file, or - for stdin")
     p.add_argument("-o", "--output", metavar="OUT.pgn",
-                   help="annotated PGN (default: stdout); written to a temporary file and "
-                        "renamed when done")
+                   help="annotated PGN (default: stdout); a regular file is written to a "
+                        "temporary file and renamed when done, a device, FIFO or - directly")
     add_tables_argument(p)
     p.add_argument("--report", metavar="REPORT",
                    help="one row per mistake and a summary: REPORT.csv or REPORT.jsonl")
@@ -58,43 +59,13 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-class _AtomicText:
-    """A text file written under a temporary name in the destination's
-    directory and renamed over it by :meth:`commit`; :meth:`discard`
-    removes it (the destination is never truncated)."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        directory = os.path.dirname(os.path.abspath(path))
-        try:
-            fd, self.tmp = tempfile.mkstemp(prefix=".annotate-", suffix=".part", dir=directory)
-        except OSError as e:
-            raise CliError(f"cannot write {path}: {e.strerror or e}") from None
-        # mkstemp makes the file private (0600); give it the mode a plain
-        # open() would (or the replaced file's).
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        try:
-            os.fchmod(fd, mode)
-        except (OSError, AttributeError):  # pragma: no cover (Windows has no fchmod)
-            pass
-        self.handle: IO[str] = os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape",
-                                         newline="")
-
-    def commit(self) -> None:
-        self.handle.close()
-        os.replace(self.tmp, self.path)
-
-    def discard(self) -> None:
-        self.handle.close()
-        try:
-            os.unlink(self.tmp)
-        except OSError:
-            pass
+def _open_output(option: str, path: str) -> Output:
+    """An output of the command (:class:`pyfathom._output.Output`: a regular
+    file is renamed into place when done, anything else written directly)."""
+    try:
+        return Output(path, errors="surrogateescape")
+    except OSError as e:
+        raise CliError(f"cannot write {option} {path}: {e.strerror or e}") from None
 
 
 def _open_source(path: str) -> tuple[IO[str], int]:
@@ -136,19 +107,19 @@ def run(args: argparse.Namespace) -> int:
             if name and _same_file(args.file, name):
                 raise CliError(f"{option} {name} is the input file: choose another name")
     source, size = _open_source(args.file)
-    pending: list[_AtomicText] = []
+    pending: list[Output] = []
     try:
         tb = open_tables(args.tables)
         try:
             if to_file:
-                pending.append(_AtomicText(args.output))
-                out = pending[-1].handle
+                pending.append(_open_output("-o", args.output))
+                out = pending[-1].file
             else:
                 out = _stdout()
             report: Optional[ReportWriter] = None
             if args.report and report_fmt:
-                pending.append(_AtomicText(args.report))
-                report = ReportWriter(pending[-1].handle, report_fmt)
+                pending.append(_open_output("--report", args.report))
+                report = ReportWriter(pending[-1].file, report_fmt)
             bar = ProgressBar("annotate", "games")
 
             def warn(text: str) -> None:

@@ -10,6 +10,8 @@ import sys
 import time
 from typing import IO, Any
 
+from pyfathom._output import Output
+
 from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError,
                       add_tables_argument, add_variant_argument, err, open_tables)
 
@@ -36,9 +38,11 @@ def register(subparsers: Any) -> None:
                     "replaced by U+FFFD, and control characters (NUL, ...) by U+FFFD in CSV "
                     "and escaped (\\u0000) in JSON lines. Bad lines are reported on "
                     "stderr with their line numbers (the first --max-errors of them). "
-                    "With -o, rows go to a hidden temporary file in OUT's folder that is "
-                    "renamed to OUT when the run ends, so an interrupted run never leaves "
-                    "a partial OUT; OUT may not be the input (by name or link). "
+                    "With -o, rows for a regular file go to a hidden temporary file in OUT's "
+                    "folder that is renamed to OUT when the run ends, so an interrupted run "
+                    "(Ctrl-C, SIGTERM, SIGHUP) never leaves a partial OUT; a device, FIFO, "
+                    "socket, - or /dev/stdout is written directly; OUT may not be the input "
+                    "(by name or link). "
                     "Exit status 0 when every line was probed, 1 otherwise, 2 for wrong usage. "
                     "A Parquet or Arrow file (by suffix, or --input-format) gives a Parquet or "
                     "Arrow file: its columns plus wdl, dtz (with --dtz) and status; --dask runs "
@@ -115,10 +119,10 @@ def run(args: argparse.Namespace) -> int:
             stream.close()
         raise
     out_file: IO[str]
-    partial: batch_files.AtomicOutput | None = None
+    partial: Output | None = None
     if to_file:
         try:
-            partial = batch_files.AtomicOutput(args.output)
+            partial = Output(args.output)
         except OSError as e:
             tb.close()
             raise CliError(f"cannot write {args.output}: {e.strerror or e}") from None
@@ -146,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         if partial is not None:
             if finished:
                 try:
-                    partial.commit()  # renamed to OUT only now: never a partial OUT
+                    partial.commit()  # a regular OUT is renamed only now: never a partial OUT
                 except OSError as e:
                     raise CliError(f"cannot write {args.output}: {e.strerror or e}") from None
             else:
