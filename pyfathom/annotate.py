@@ -986,7 +986,9 @@ def annotated_text(lines: list[str], reader: _Game, notes: GameNotes) -> Optiona
     for mistake in notes.mistakes:
         span = spans[mistake.move_index]
         end = _after_suffix(text, span.end)
-        nag = _nag_text(mistake.nag) if end == span.end else f" ${mistake.nag}"
+        glued = text[span.end:end]
+        # A glued "?"/"!" is a NAG already: ours goes after it as "$n".
+        nag = f" ${mistake.nag}" if "?" in glued or "!" in glued else _nag_text(mistake.nag)
         inserts.append((end, f"{nag} {{{mistake.comment()}}}"))
     # Inserts at one place keep their order (the verdict, then a mistake).
     pieces = []
@@ -1000,8 +1002,10 @@ def annotated_text(lines: list[str], reader: _Game, notes: GameNotes) -> Optiona
 
 
 def _after_suffix(text: str, end: int) -> int:
-    """Past the ``!``/``?`` annotation glued to a move token."""
-    while end < len(text) and text[end] in "!?":
+    """Past the check sign and ``!``/``?`` annotation glued to a move token
+    (python-chess's move token stops before them: an insert there would cut
+    ``Rd7+`` into ``Rd7?? {...}+``)."""
+    while end < len(text) and text[end] in "+#!?":
         end += 1
     return end
 

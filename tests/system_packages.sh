@@ -15,7 +15,7 @@ command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
-command -v pgn-extract >/dev/null 2>&1 || missing="$missing pgn-extract"
+{ command -v pgn-extract || [ -x /usr/games/pgn-extract ]; } >/dev/null 2>&1 || missing="$missing pgn-extract"
 if ! command -v clang >/dev/null 2>&1 ||
    [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ]; then
     missing="$missing libclang-rt-14-dev"
