@@ -1114,14 +1114,15 @@ class Summary:
 
     def text(self) -> str:
         kinds = ", ".join(f"{k} {v}" for k, v in self.by_kind.items())
-        text = (f"{self.games_read} games read, {self.games_in_tables} reaching the tables, "
-                f"{self.mistakes} mistakes ({kinds}; {self.doubtful} of them '?': "
+        text = (f"{_plural(self.games_read, 'game')} read, {self.games_in_tables} reaching the "
+                f"tables, {_plural(self.mistakes, 'mistake')} ({kinds}; {self.doubtful} of them '?': "
                 f"DTZ rounding leaves doubt)")
         skipped = []
         if self.broken:
             skipped.append(f"{self.broken} broken")
         if self.variants:
-            skipped.append(f"{self.variants} of other variants")
+            skipped.append(f"{self.variants} of other variants (written back unchanged; "
+                           f"not a failure)")
         if skipped:
             text += f"; skipped {' and '.join(skipped)}"
         if self.failed_probes:
@@ -1130,8 +1131,13 @@ class Summary:
 
     @property
     def ok(self) -> bool:
-        """True when every game was read and every position in range probed."""
-        return not (self.broken or self.variants or self.failed_probes)
+        """True when every game was read and every position in range probed
+        (games of other variants are not asked for: skipping them is fine)."""
+        return not (self.broken or self.failed_probes)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 MAX_WARNINGS = 100

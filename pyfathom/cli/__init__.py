@@ -41,7 +41,7 @@ from pyfathom._output import Terminated, terminate_on_signals
 from pyfathom.server import command as serve
 
 from . import annotate, batch, download, info, probe
-from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err
+from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err, os_error_text
 
 __all__ = ["main", "CliError"]
 
@@ -110,6 +110,10 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, AttributeError):
             pass
         return EXIT_FAIL
-    except Exception as e:  # never a traceback
-        err(f"error: {type(e).__name__}: {e}")
+    except OSError as e:  # a file or folder the command could not use
+        err(os_error_text(e))
+        return EXIT_FAIL
+    except Exception as e:  # never a traceback, and one line
+        lines = str(e).strip().splitlines()
+        err(f"error: {type(e).__name__}: {lines[0] if lines else 'no details'}")
         return EXIT_FAIL

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err",
+__all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err", "os_error_text",
            "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
 
 PROG = "pyfathom"
@@ -32,6 +32,14 @@ class CliError(Exception):
 class UsageError(CliError):
     """Wrong usage found after parsing (e.g. an output that is the input):
     one line on stderr, exit status EXIT_USAGE."""
+
+
+def os_error_text(e: OSError) -> str:
+    """An OSError as one line naming the file once: ``/x/y: Read-only file
+    system`` (no errno, no exception name)."""
+    reason = e.strerror or str(e)
+    names = [str(name) for name in (e.filename, e.filename2) if name is not None]
+    return f"{' -> '.join(names)}: {reason}" if names else reason
 
 
 def err(message: str) -> None:

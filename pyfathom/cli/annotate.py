@@ -13,7 +13,8 @@ from typing import IO, Any, Optional
 
 from pyfathom._output import Output
 
-from ._common import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, add_tables_argument, err, open_tables
+from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument, err,
+                      open_tables)
 
 
 def register(subparsers: Any) -> None:
@@ -28,7 +29,8 @@ def register(subparsers: Any) -> None:
                     "tables gets a comment with its verdict. Everything else in the games is "
                     "kept as it was. Broken games and games of other variants are reported on "
                     "stderr and written back unchanged. Exit status 0 when every game was "
-                    "read and every position in range probed, 1 otherwise.")
+                    "read (games of other variants, only skipped, do not count against it) "
+                    "and every position in range probed, 1 otherwise, 2 for wrong usage.")
     p.add_argument("file", metavar="GAMES.pgn", help="PGN file, or - for stdin")
     p.add_argument("-o", "--output", metavar="OUT.pgn",
                    help="annotated PGN (default: stdout); a regular file is written to a "
@@ -49,7 +51,7 @@ def _report_format(path: str) -> str:
         return "csv"
     if lower.endswith(".jsonl"):
         return "jsonl"
-    raise CliError(f"--report {path}: the name must end in .csv or .jsonl")
+    raise UsageError(f"--report {path}: the name must end in .csv or .jsonl")
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -99,13 +101,13 @@ def run(args: argparse.Namespace) -> int:
     from pyfathom.annotate import ReportWriter, annotate_stream
 
     if args.threads is not None and args.threads < 0:
-        raise CliError(f"--threads must be >= 0, not {args.threads}")
+        raise UsageError(f"--threads must be >= 0, not {args.threads}")
     report_fmt = _report_format(args.report) if args.report else None
     to_file = bool(args.output) and args.output != "-"
     if args.file != "-":
         for option, name in (("-o", args.output if to_file else None), ("--report", args.report)):
             if name and _same_file(args.file, name):
-                raise CliError(f"{option} {name} is the input file: choose another name")
+                raise UsageError(f"{option} {name} is the input file: choose another name")
     source, size = _open_source(args.file)
     pending: list[Output] = []
     try:

@@ -10,7 +10,8 @@ import argparse
 import os
 import time
 
-from ._common import EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, err, open_tables
+from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError, err,
+                      open_tables)
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +35,8 @@ def handles(args: argparse.Namespace) -> bool:
     from pyfathom.columnar import COLUMNAR_FORMATS, FORMAT_NAMES, format_of
 
     output = args.output if args.output and args.output != "-" else None
-    if args.dask:
-        args.input_format = args.input_format or "parquet"  # a dataset is often a directory
+    if args.dask and not args.input_format and os.path.isdir(args.file):
+        args.input_format = "parquet"  # a dataset directory
     args.input_format = args.input_format or format_of(args.file, "text")
     if args.input_format in ("csv", "jsonl"):
         args.input_format = "text"
@@ -111,8 +112,8 @@ def _run_dask(args: argparse.Namespace) -> int:
     from pyfathom.dask import WorkerTablesError, probe_parquet_dataset
 
     if args.input_format != "parquet":
-        raise CliError(f"--dask reads a Parquet file or dataset directory, not "
-                       f"{FORMAT_NAMES.get(args.input_format, 'FEN/EPD text')}")
+        raise UsageError(f"--dask reads a Parquet file (.parquet, .pq) or dataset directory, "
+                         f"not {FORMAT_NAMES.get(args.input_format, 'FEN/EPD text')}: {args.file}")
     if not args.output or args.output == "-":
         raise CliError("--dask writes a Parquet dataset: -o DIRECTORY")
     if args.strict:
