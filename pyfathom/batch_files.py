@@ -426,13 +426,14 @@ class RowWriter:
     JSON escaping.
     """
 
-    def __init__(self, out: IO[str], fmt: str = "csv") -> None:
+    def __init__(self, out: IO[str], fmt: str = "csv", carry: tuple[str, ...] = ()) -> None:
         if fmt not in ("csv", "jsonl"):
             raise ValueError(f"unknown format {fmt!r} (csv or jsonl)")
         self.out = out
         self.fmt = fmt
+        self.carry = carry
         if fmt == "csv":
-            out.write("fen,wdl,dtz,status\n")
+            out.write(",".join(("fen", "wdl", "dtz", "status") + carry) + "\n")
 
     def _fens(self, probed: ProbedChunk, upto: int) -> list[str]:
         chunk = probed.chunk
@@ -477,13 +478,46 @@ class RowWriter:
         else:
             dtz = ["null" if jsonl else ""] * n
         names = [_NAME_OF_CODE[s] for s in probed.status[:n].tolist()]
+        extra = carried_fields(probed, n, self.carry, jsonl) if self.carry else [""] * n
         if jsonl:
-            rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"}}\n'
-                    for f, w, d, s in zip(fens, wdl, dtz, names) if s != "skipped"]
+            rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"{e}}}\n'
+                    for f, w, d, s, e in zip(fens, wdl, dtz, names, extra) if s != "skipped"]
         else:
-            rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)
+            rows = [f"{f},{w},{d},{s}{e}\n" for f, w, d, s, e in zip(fens, wdl, dtz, names, extra)
                     if s != "skipped"]
         self.out.write("".join(rows))
+
+
+CARRY_LINE = "line"
+"""The ``--carry`` name of the input line number; every other name is an
+EPD opcode (``id``, ``c0``, ...)."""
+
+
+def carried_fields(probed: ProbedChunk, n: int, carry: tuple[str, ...], jsonl: bool) -> list[str]:
+    """The ``--carry`` columns of the first *n* rows, each row's text ready
+    to append (``,v1,v2`` or ``, "line": 3, "id": "x"``): the line number,
+    and the operands of the named EPD opcodes of the line (empty / null
+    when the line has no such operation or cannot be read)."""
+    from .fen import epd_operations
+
+    chunk = probed.chunk
+    out = []
+    for i in range(n):
+        operations: dict[str, str] = {}
+        if any(name != CARRY_LINE for name in carry) and probed.parsed.status[i] == 0:
+            off = int(chunk.offsets[i])
+            rest = chunk.data[off + int(probed.parsed.end[i]):off + int(chunk.lengths[i])]
+            try:
+                operations = epd_operations(rest.decode("utf-8", "replace"))
+            except ValueError:
+                pass  # the position was read; operations the grammar refuses carry nothing
+        values: list[object] = [chunk.first_line + i if name == CARRY_LINE else operations.get(name)
+                                for name in carry]
+        if jsonl:
+            out.append("".join(f", {json.dumps(name)}: {json.dumps(v)}" for name, v in zip(carry, values)))
+        else:
+            out.append("".join("," + ("" if v is None else _csv_field(str(v))) for v in values))
+    return out
 
 
 def open_input(path: str) -> tuple[IO[bytes], int]:
@@ -513,14 +547,16 @@ def run_batch(
     chunk_lines: int = CHUNK_LINES,
     on_bad: Callable[[int, str, str], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    carry: tuple[str, ...] = (),
 ) -> BatchStats:
-    """Probe every line of stream and write one row per line to out.
+    """Probe every line of stream and write one row per line to out
+    (``carry``: extra columns, :func:`carried_fields`).
 
     ``on_bad(line_number, text, reason)`` is called for each bad line,
     ``progress(lines_done, bytes_done)`` after each chunk.  With strict, the
     run stops at the first bad line (rows before it are written).
     """
-    writer = RowWriter(out, fmt)
+    writer = RowWriter(out, fmt, carry)
     stats = BatchStats()
     done_bytes = 0
     # One chunk is read, parsed and probed (C calls, GIL released) in a

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err", "os_error_text",
-           "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
+           "open_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
 
 PROG = "pyfathom"
 
@@ -46,6 +46,19 @@ def err(message: str) -> None:
     """Write ``pyfathom: message`` as one line on stderr."""
     sys.stderr.write(f"{PROG}: {message}\n")
     sys.stderr.flush()
+
+
+def open_input(path: str, what: str) -> Any:
+    """A command's text input (:func:`pyfathom._text_input.open_text_input`:
+    compressed files decompressed, binary ones refused), or CliError."""
+    from pyfathom._text_input import BinaryInputError, open_text_input
+
+    try:
+        return open_text_input(path, what)
+    except BinaryInputError as e:
+        raise CliError(str(e)) from None
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
 
 
 # --- tables -----------------------------------------------------------------------

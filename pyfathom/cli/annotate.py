@@ -14,7 +14,7 @@ from typing import IO, Any, Optional
 from pyfathom._output import Output
 
 from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument, err,
-                      open_tables)
+                      open_input, open_tables)
 
 
 def register(subparsers: Any) -> None:
@@ -31,7 +31,8 @@ def register(subparsers: Any) -> None:
                     "stderr and written back unchanged. Exit status 0 when every game was "
                     "read (games of other variants, only skipped, do not count against it) "
                     "and every position in range probed, 1 otherwise, 2 for wrong usage.")
-    p.add_argument("file", metavar="GAMES.pgn", help="PGN file, or - for stdin")
+    p.add_argument("file", metavar="GAMES.pgn",
+                   help="PGN file (also gzip, bzip2 or xz compressed), or - for stdin")
     p.add_argument("-o", "--output", metavar="OUT.pgn",
                    help="annotated PGN (default: stdout); a regular file is written to a "
                         "temporary file and renamed when done, a device, FIFO or - directly")
@@ -70,20 +71,13 @@ def _open_output(option: str, path: str) -> Output:
         raise CliError(f"cannot write {option} {path}: {e.strerror or e}") from None
 
 
-def _open_source(path: str) -> tuple[IO[str], int]:
-    """The input as text (bytes that are not UTF-8 pass through unchanged)
-    and its size in characters' worth of bytes (0: unknown)."""
-    if path == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape",
-                                newline=""), 0
-    try:
-        handle = open(path, encoding="utf-8", errors="surrogateescape", newline="")
-    except OSError as e:
-        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        return handle, os.fstat(handle.fileno()).st_size
-    except OSError:  # pragma: no cover
-        return handle, 0
+def _open_source(path: str) -> tuple[IO[str], int, Any]:
+    """The input as text (bytes that are not UTF-8 pass through unchanged;
+    gzip, bzip2 and xz decompressed, binary files refused), its size in
+    bytes as stored (0: unknown), and the opened input (to close)."""
+    source = open_input(path, "PGN text")
+    text = io.TextIOWrapper(source.stream, encoding="utf-8", errors="surrogateescape", newline="")
+    return text, 0 if source.compression else source.size, source
 
 
 def _stdout() -> IO[str]:
@@ -108,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         for option, name in (("-o", args.output if to_file else None), ("--report", args.report)):
             if name and _same_file(args.file, name):
                 raise UsageError(f"{option} {name} is the input file: choose another name")
-    source, size = _open_source(args.file)
+    source, size, opened = _open_source(args.file)
     pending: list[Output] = []
     try:
         tb = open_tables(args.tables)
@@ -152,9 +146,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for f in pending:
             f.discard()
-        if args.file == "-" and isinstance(source, io.TextIOWrapper):
-            source.detach()  # leave sys.stdin's buffer open
-        else:
-            source.close()
+        source.detach()  # the opened input closes its own streams (never stdin)
+        opened.close()
     err(summary.text())
     return EXIT_OK if summary.ok else EXIT_FAIL
