@@ -218,7 +218,9 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_help_documents_inputs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_documents_inputs(capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "10000")  # no line breaks inside a phrase ("byte-/order")
     assert main(["batch", "--help"]) == 0
     text = _flat(capsys.readouterr().out)
     for phrase in ("Blank lines and comment lines", "byte-order mark", "U+FFFD",
