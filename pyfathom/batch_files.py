@@ -232,7 +232,8 @@ class Parsed:
 
 
 def parse_chunk(chunk: Chunk) -> Parsed:
-    """Parse every line of a chunk (FEN or EPD) with one C call."""
+    """Parse every line of a chunk (FEN or EPD) with one C call; the few
+    lines it refuses get a second reading by :mod:`pyfathom.fen`'s grammar."""
     n = len(chunk)
     masks = {name: np.empty(n, dtype=np.uint64) for name in _MASKS}
     ep = np.empty(n, dtype=np.uint8)
@@ -244,7 +245,12 @@ def parse_chunk(chunk: Chunk) -> Parsed:
     _lowlevel.parse_fen_batch(chunk.data, chunk.offsets, chunk.lengths, _lowlevel.FEN_EPD,
                               [masks[name] for name in _MASKS], ep, turn, castling,
                               begin, end, status)
-    return Parsed(masks, ep, turn, castling, begin, end, status)
+    parsed = Parsed(masks, ep, turn, castling, begin, end, status)
+    if status.any():
+        from .fen import reparse_refused
+
+        reparse_refused(chunk, parsed)  # 2, 3 or 5 fields, "_" for blanks
+    return parsed
 
 
 @dataclass

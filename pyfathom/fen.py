@@ -9,15 +9,15 @@ A position is written as a FEN or an EPD line:
   (so 2 to 6 fields: ``8/8/8/8/8/8/2Rk4/1K6 b`` is a position);
 - after the first four fields, EPD operations may follow (``id "x";``,
   ``bm Kb3;``, ``hmvc 12;``): an opcode (a letter, then letters, digits or
-  ``_``), its operands, a ``;``; operands in double quotes may hold blanks
-  and ``;``.  The position is the four fields (``hmvc``/``fmvn`` do not set
+  ``_``), its operands, a ``;`` (optional after the last one); operands in
+  double quotes may hold blanks and ``;``.  The position is the four fields (``hmvc``/``fmvn`` do not set
   the clocks: python-chess's ``Board(fen)`` does not read them either);
 - in a text without blanks, ``_`` stands for a blank (a position in a URL:
   ``8/8/8/8/8/8/2Rk4/1K6_b``);
 - surrounding blanks are ignored; inner blanks of any length separate.
 
 Errors are :class:`FenError` (a ValueError) whose message names the input
-once, as it was given: ``invalid FEN '8/8/8 w': ...``; the probing errors
+once, as it was given: ``invalid fen '8/8/8 w': ...``; the probing errors
 of a parsed position name its FEN the same way (:func:`position_error`).
 
 >>> split_position("8/8/8/8/8/8/2Rk4/1K6_b")
@@ -40,7 +40,7 @@ _FIELD_PATTERNS = (  # fields 3 to 6, to tell a field from an EPD opcode
     re.compile(r"[0-9]+"),
     re.compile(r"[0-9]+"),
 )
-_OPERATION = re.compile(r'\s*([A-Za-z][A-Za-z0-9_]*)((?:\s*(?:"[^"]*"|[^\s;"]+))*)\s*;')
+_OPERATION = re.compile(r'\s*([A-Za-z][A-Za-z0-9_]*)((?:\s*(?:"[^"]*"|[^\s;"]+))*)\s*(?:;|$)')
 _OPERAND = re.compile(r'"([^"]*)"|([^\s;"]+)')
 
 
@@ -48,7 +48,7 @@ class FenError(ValueError):
     """A text that is not a position of the grammar; the message names it once."""
 
     def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"invalid FEN {text!r}: {reason}")
+        super().__init__(f"invalid fen {text!r}: {reason}")
         self.text = text
         self.reason = reason
 
@@ -132,3 +132,56 @@ def position_error(text: str, error: BaseException) -> str:
             reason = reason[: -len(tail)]
     reason = re.sub(r":\s*\S+/\S+/\S+/\S+/\S+/\S+/\S+/\S+(?:\s+[wb](?:\s+\S+){0,4})?$", "", reason)
     return f"{text!r}: {reason}"
+
+
+def reparse_refused(chunk: Any, parsed: Any) -> None:
+    """Give the lines of a batch chunk that the core's C parser refused
+    (it reads four or six fields and EPD operations) a second reading by
+    this module's grammar: a line it accepts (``8/8/8/8/8/8/2Rk4/1K6 b``,
+    five fields, ``_`` for blanks) is parsed again by the C parser as the
+    six-field FEN, and its row in *parsed* (a ``batch_files.Parsed``)
+    updated in place.  Lines the grammar refuses too keep the C parser's
+    status and reason.  Costs nothing when every line was read."""
+    import numpy as np
+
+    from . import _lowlevel
+
+    refused = np.flatnonzero((parsed.status != 0) & ~chunk.too_long).tolist()
+    rows: list[int] = []
+    texts: list[bytes] = []
+    for i in refused:
+        off = int(chunk.offsets[i])
+        line = chunk.data[off:off + int(chunk.lengths[i])].decode("utf-8", "replace")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            fen, _ = split_position(line)
+        except FenError:
+            continue
+        rows.append(i)
+        texts.append(fen.encode("ascii", "replace"))
+    if not rows:
+        return
+    n = len(rows)
+    data = b"".join(texts)
+    lengths = np.array([len(t) for t in texts], dtype=np.uintp)
+    offsets = (np.cumsum(lengths) - lengths).astype(np.uintp)
+    names = list(parsed.masks)
+    masks = {name: np.empty(n, dtype=np.uint64) for name in names}
+    ep, turn, castling = (np.empty(n, dtype=np.uint8) for _ in range(3))
+    begin, end = np.empty(n, dtype=np.uintp), np.empty(n, dtype=np.uintp)
+    status = np.empty(n, dtype=np.int8)
+    _lowlevel.parse_fen_batch(data, offsets, lengths, _lowlevel.FEN_EPD, [masks[k] for k in names],
+                              ep, turn, castling, begin, end, status)
+    ok = status == 0
+    at = np.array(rows, dtype=np.intp)[ok]
+    for name in names:
+        parsed.masks[name][at] = masks[name][ok]
+    parsed.ep[at], parsed.turn[at], parsed.castling[at] = ep[ok], turn[ok], castling[ok]
+    parsed.status[at] = 0
+    # The FEN written for such a row is the line as given, blanks around it cut.
+    for i in at.tolist():
+        off = int(chunk.offsets[i])
+        raw = chunk.data[off:off + int(chunk.lengths[i])]
+        parsed.begin[i] = len(raw) - len(raw.lstrip())
+        parsed.end[i] = len(raw.rstrip())

@@ -55,6 +55,7 @@ from typing import Any, NamedTuple, Optional
 import chess
 
 import pyfathom
+from pyfathom.fen import FenError, parse_board
 
 __all__ = [
     "CATEGORIES",
@@ -143,9 +144,9 @@ def parse_fen(text: str) -> chess.Board:
     if not fen.isprintable() or not fen.isascii():
         raise BadRequest(f"fen has characters a FEN cannot contain: {fen!r}")
     try:
-        board = chess.Board(fen)
-    except ValueError as e:
-        raise BadRequest(f"invalid fen {fen!r}: {e}") from None
+        board = parse_board(text)  # the one position grammar (pyfathom.fen)
+    except FenError as e:
+        raise BadRequest(str(e)) from None
     if board.castling_rights:
         board.castling_rights = board.clean_castling_rights()
     status = board.status()
