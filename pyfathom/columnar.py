@@ -550,7 +550,9 @@ def run_columnar_batch(
     progress: Callable[[int, int], None] | None = None,
 ) -> BatchStats:
     """Probe every row of a Parquet / Arrow IPC file and write the input's
-    columns plus the results to another.
+    columns plus the results to another; either side may also be text
+    (``input_format="text"``: a FEN/EPD file; ``output_format`` ``csv`` or
+    ``jsonl``), see :mod:`pyfathom._format_bridge`.
 
     Read, probed and written ``batch_rows`` rows at a time; while one slice
     is written the next is read and probed in a worker thread, so at most two
@@ -562,11 +564,18 @@ def run_columnar_batch(
     pa = require_pyarrow()
     if same_file(input_path, output_path):
         raise ColumnarError(f"the output {output_path} is the input file: write the results elsewhere")
-    source = _Source(pa, input_path, input_format, batch_rows)
+    from ._format_bridge import TextSink, TextSource
+
+    # Text on either side (pyfathom._format_bridge): every format to every format.
+    source = (TextSource(pa, input_path, batch_rows) if input_format == "text"
+              else _Source(pa, input_path, input_format, batch_rows))
     try:
-        layout = _layout(source.schema.names, fen_column, input_path)
+        layout = _layout(source.schema.names, fen_column if input_format != "text" else "fen",
+                         input_path)
         schema = output_schema(pa, source.schema, dtz, input_path)
-        sink = _Sink(pa, output_path, output_format, schema)
+        sink = (TextSink(pa, output_path, output_format, schema)
+                if output_format in ("csv", "jsonl")
+                else _Sink(pa, output_path, output_format, schema))
         try:
             stats = _stream(pa, tb, source, sink, schema, layout, dtz=dtz, threads=threads,
                             strict=strict, on_bad=on_bad, progress=progress)

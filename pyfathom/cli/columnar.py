@@ -47,14 +47,12 @@ def handles(args: argparse.Namespace) -> bool:
     columnar_out = args.format in COLUMNAR_FORMATS
     if not columnar_in and not columnar_out:
         return False
-    if columnar_in and not columnar_out:
-        raise CliError(f"a {FORMAT_NAMES[args.input_format]} input gives Parquet or Arrow output: "
-                       f"-o FILE.parquet or -o FILE.arrow (or --format parquet / arrow)")
-    if columnar_out and not columnar_in:
-        raise CliError(f"{FORMAT_NAMES[args.format]} output needs a Parquet or Arrow input "
-                       f"(FEN/EPD text gives csv or jsonl)")
-    if output is None:
-        raise CliError(f"{FORMAT_NAMES[args.format]} output needs a file: -o FILE")
+    if columnar_out and output is None:
+        raise UsageError(f"{FORMAT_NAMES[args.format]} output needs a file: -o FILE")
+    if args.carry:
+        raise UsageError("--carry works with text input and output; a text file written as "
+                         "Parquet or Arrow gets a line column, and Parquet/Arrow inputs keep "
+                         "their own columns")
     return True
 
 
@@ -76,6 +74,8 @@ def _run_file(args: argparse.Namespace) -> int:
 
     from .batch import _check_output_is_not_input
 
+    if args.output is None:
+        args.output = "-"  # Parquet/Arrow input, CSV or JSON lines on stdout
     _check_output_is_not_input(args.file, args.output)  # a usage error, as for text
     if args.file != "-" and not os.path.isfile(args.file):
         raise CliError(f"cannot read {args.file}: "
