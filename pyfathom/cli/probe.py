@@ -18,7 +18,11 @@ _WDL_WORDS = {-2: "loss", -1: "blessed loss", 0: "draw", 1: "cursed win", 2: "wi
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("probe", help="WDL, DTZ and every legal move ranked",
                               description="Probe positions: WDL and DTZ of the side to move, and every "
-                                          "legal move ranked best first with its WDL and DTZ. With WDL "
+                                          "legal move ranked best first with its WDL and DTZ (a move's "
+                                          "DTZ counts the plies from this position, the move included; "
+                                          "the explorer page's 'DTZ after' counts from the position the "
+                                          "move leads to). Positions are read as pyfathom.fen documents "
+                                          "(2 to 6 fields, EPD operations, _ for blanks). With WDL "
                                           "tables only (no DTZ table for the position), the WDL of the "
                                           "position and of each move, and DTZ unavailable.")
     p.add_argument("fens", nargs="+", metavar="FEN")
