@@ -278,6 +278,15 @@ class ProbedChunk:
     def reason(self, i: int) -> str:
         code = int(self.status[i])
         if code == INVALID_FEN:
+            if int(self.parsed.status[i]) == _lowlevel.FEN_ERR_FIELD_COUNT:
+                # The C parser counts 4 or 6 fields; the grammar reads 2 to 6
+                # and says what it refused (pyfathom.fen).
+                from .fen import FenError, split_position
+
+                try:
+                    split_position(self.line_text(i))
+                except FenError as e:
+                    return e.reason
             return _lowlevel.fen_strerror(int(self.parsed.status[i]))
         if code == LINE_TOO_LONG:
             return f"line longer than {MAX_LINE} bytes"

@@ -85,6 +85,8 @@ def split_position(text: str) -> tuple[str, dict[str, str]]:
     tokens = normalized.split()
     if len(tokens) < 2:
         raise FenError(text, "empty" if not tokens else "the side to move (w or b) is missing")
+    if tokens[1] not in ("w", "b"):
+        raise FenError(text, f"{tokens[1]!r} is not a side to move (w or b)")
     fields, rest = tokens[:2], tokens[2:]
     for pattern in _FIELD_PATTERNS:
         if not rest or not pattern.fullmatch(rest[0]):
