@@ -104,7 +104,7 @@ def open_text_input(path: str, what: str = "text") -> TextInput:
         for magic, name, opener in _COMPRESSED:
             if head.startswith(magic):
                 compression = name
-                stream = io.BufferedReader(opener(raw), _SNIFF)  # type: ignore[no-untyped-call]
+                stream = io.BufferedReader(opener(raw), _SNIFF)
                 break
         try:
             sniffed = stream.peek(_SNIFF)[:_SNIFF] if hasattr(stream, "peek") else b""

@@ -39,13 +39,16 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import batch_files
 from ._types import FAILED, FAILED_DTZ, Status
 from .batch_files import CHUNK_LINES, MAX_LINE, STATUS_NAMES, BatchStats, Chunk, Parsed, ProbedChunk
+
+if TYPE_CHECKING:
+    from ._format_bridge import TextSink, TextSource
 
 __all__ = [
     "BITBOARD_COLUMNS",
@@ -588,7 +591,8 @@ def run_columnar_batch(
         source.close()
 
 
-def _stream(pa: Any, tb: Any, source: _Source, sink: _Sink, schema: Any, layout: _Layout, *,
+def _stream(pa: Any, tb: Any, source: _Source | TextSource, sink: _Sink | TextSink, schema: Any,
+            layout: _Layout, *,
             dtz: bool, threads: int | None, strict: bool,
             on_bad: Callable[[int, str, str], None] | None,
             progress: Callable[[int, int], None] | None) -> BatchStats:

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+import chess
+
 __all__ = ["FenError", "split_position", "epd_operations", "parse_board", "position_error"]
 
 _DEFAULTS = ("-", "-", "0", "1")  # fields 3 to 6
@@ -112,12 +114,10 @@ def _after_fields(text: str, count: int) -> str:
     return text[match.end():] if match else ""
 
 
-def parse_board(text: str, board_class: Optional[Any] = None) -> Any:
+def parse_board(text: str, board_class: Optional[type[chess.Board]] = None) -> chess.Board:
     """The python-chess board of a position in this module's grammar
     (``board_class``: a variant's board class, default ``chess.Board``);
     raises :class:`FenError` naming *text* as given."""
-    import chess
-
     fen, _ = split_position(text)
     try:
         return (board_class or chess.Board)(fen)

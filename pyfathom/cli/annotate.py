@@ -71,7 +71,7 @@ def _open_output(option: str, path: str) -> Output:
         raise CliError(f"cannot write {option} {path}: {e.strerror or e}") from None
 
 
-def _open_source(path: str) -> tuple[IO[str], int, Any]:
+def _open_source(path: str) -> tuple[io.TextIOWrapper, int, Any]:
     """The input as text (bytes that are not UTF-8 pass through unchanged;
     gzip, bzip2 and xz decompressed, binary files refused), its size in
     bytes as stored (0: unknown), and the opened input (to close)."""
