@@ -6,7 +6,8 @@ Subcommands::
     pyfathom probe FEN [FEN ...] [--tables DIR] [--json]
     pyfathom info [MATERIAL ...] [--tables DIR] [--check [--checksums FILE]]
     pyfathom batch FILE [--tables DIR] [--threads N] [--dtz] [-o OUT]
-                   [--format csv|jsonl] [--strict] [--max-errors N]
+                   [--format csv|jsonl|parquet|arrow] [--strict] [--max-errors N]
+                   [--carry line,id,...]
     pyfathom serve [--tables DIR] [--host 127.0.0.1] [--port 9000] [--workers N]
     pyfathom annotate GAMES.pgn [-o OUT.pgn] [--tables DIR] [--report FILE]
 
