@@ -447,6 +447,10 @@ def parse_fen_batch(data: bytes, offsets: npt.NDArray[np.uintp],
         NULL, out("size_t[]", fen_begin), out("size_t[]", fen_end), out("int8_t[]", status)))
 
 
+FEN_ERR_FIELD_COUNT: int = lib.FATHOM_FEN_ERR_FIELD_COUNT
+"""The C FEN parser's status for a line without 4 or 6 fields."""
+
+
 def fen_strerror(status: int) -> str:
     """``fathom_fen_strerror``: the C FEN parser's message for a code."""
     text: bytes = ffi.string(lib.fathom_fen_strerror(int(status)))

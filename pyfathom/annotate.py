@@ -986,7 +986,9 @@ def annotated_text(lines: list[str], reader: _Game, notes: GameNotes) -> Optiona
     for mistake in notes.mistakes:
         span = spans[mistake.move_index]
         end = _after_suffix(text, span.end)
-        nag = _nag_text(mistake.nag) if end == span.end else f" ${mistake.nag}"
+        glued = text[span.end:end]
+        # A glued "?"/"!" is a NAG already: ours goes after it as "$n".
+        nag = f" ${mistake.nag}" if "?" in glued or "!" in glued else _nag_text(mistake.nag)
         inserts.append((end, f"{nag} {{{mistake.comment()}}}"))
     # Inserts at one place keep their order (the verdict, then a mistake).
     pieces = []
@@ -1000,8 +1002,10 @@ def annotated_text(lines: list[str], reader: _Game, notes: GameNotes) -> Optiona
 
 
 def _after_suffix(text: str, end: int) -> int:
-    """Past the ``!``/``?`` annotation glued to a move token."""
-    while end < len(text) and text[end] in "!?":
+    """Past the check sign and ``!``/``?`` annotation glued to a move token
+    (python-chess's move token stops before them: an insert there would cut
+    ``Rd7+`` into ``Rd7?? {...}+``)."""
+    while end < len(text) and text[end] in "+#!?":
         end += 1
     return end
 
@@ -1110,14 +1114,15 @@ class Summary:
 
     def text(self) -> str:
         kinds = ", ".join(f"{k} {v}" for k, v in self.by_kind.items())
-        text = (f"{self.games_read} games read, {self.games_in_tables} reaching the tables, "
-                f"{self.mistakes} mistakes ({kinds}; {self.doubtful} of them '?': "
+        text = (f"{_plural(self.games_read, 'game')} read, {self.games_in_tables} reaching the "
+                f"tables, {_plural(self.mistakes, 'mistake')} ({kinds}; {self.doubtful} of them '?': "
                 f"DTZ rounding leaves doubt)")
         skipped = []
         if self.broken:
             skipped.append(f"{self.broken} broken")
         if self.variants:
-            skipped.append(f"{self.variants} of other variants")
+            skipped.append(f"{self.variants} of other variants (written back unchanged; "
+                           f"not a failure)")
         if skipped:
             text += f"; skipped {' and '.join(skipped)}"
         if self.failed_probes:
@@ -1126,8 +1131,13 @@ class Summary:
 
     @property
     def ok(self) -> bool:
-        """True when every game was read and every position in range probed."""
-        return not (self.broken or self.variants or self.failed_probes)
+        """True when every game was read and every position in range probed
+        (games of other variants are not asked for: skipping them is fine)."""
+        return not (self.broken or self.failed_probes)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 MAX_WARNINGS = 100

@@ -58,7 +58,6 @@ __all__ = [
     "BatchStats",
     "RowWriter",
     "STATUS_NAMES",
-    "AtomicOutput",
     "skipped_lines",
 ]
 
@@ -233,7 +232,8 @@ class Parsed:
 
 
 def parse_chunk(chunk: Chunk) -> Parsed:
-    """Parse every line of a chunk (FEN or EPD) with one C call."""
+    """Parse every line of a chunk (FEN or EPD) with one C call; the few
+    lines it refuses get a second reading by :mod:`pyfathom.fen`'s grammar."""
     n = len(chunk)
     masks = {name: np.empty(n, dtype=np.uint64) for name in _MASKS}
     ep = np.empty(n, dtype=np.uint8)
@@ -245,7 +245,12 @@ def parse_chunk(chunk: Chunk) -> Parsed:
     _lowlevel.parse_fen_batch(chunk.data, chunk.offsets, chunk.lengths, _lowlevel.FEN_EPD,
                               [masks[name] for name in _MASKS], ep, turn, castling,
                               begin, end, status)
-    return Parsed(masks, ep, turn, castling, begin, end, status)
+    parsed = Parsed(masks, ep, turn, castling, begin, end, status)
+    if status.any():
+        from .fen import reparse_refused
+
+        reparse_refused(chunk, parsed)  # 2, 3 or 5 fields, "_" for blanks
+    return parsed
 
 
 @dataclass
@@ -273,6 +278,15 @@ class ProbedChunk:
     def reason(self, i: int) -> str:
         code = int(self.status[i])
         if code == INVALID_FEN:
+            if int(self.parsed.status[i]) == _lowlevel.FEN_ERR_FIELD_COUNT:
+                # The C parser counts 4 or 6 fields; the grammar reads 2 to 6
+                # and says what it refused (pyfathom.fen).
+                from .fen import FenError, split_position
+
+                try:
+                    split_position(self.line_text(i))
+                except FenError as e:
+                    return e.reason
             return _lowlevel.fen_strerror(int(self.parsed.status[i]))
         if code == LINE_TOO_LONG:
             return f"line longer than {MAX_LINE} bytes"
@@ -427,13 +441,14 @@ class RowWriter:
     JSON escaping.
     """
 
-    def __init__(self, out: IO[str], fmt: str = "csv") -> None:
+    def __init__(self, out: IO[str], fmt: str = "csv", carry: tuple[str, ...] = ()) -> None:
         if fmt not in ("csv", "jsonl"):
             raise ValueError(f"unknown format {fmt!r} (csv or jsonl)")
         self.out = out
         self.fmt = fmt
+        self.carry = carry
         if fmt == "csv":
-            out.write("fen,wdl,dtz,status\n")
+            out.write(",".join(("fen", "wdl", "dtz", "status") + carry) + "\n")
 
     def _fens(self, probed: ProbedChunk, upto: int) -> list[str]:
         chunk = probed.chunk
@@ -478,66 +493,46 @@ class RowWriter:
         else:
             dtz = ["null" if jsonl else ""] * n
         names = [_NAME_OF_CODE[s] for s in probed.status[:n].tolist()]
+        extra = carried_fields(probed, n, self.carry, jsonl) if self.carry else [""] * n
         if jsonl:
-            rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"}}\n'
-                    for f, w, d, s in zip(fens, wdl, dtz, names) if s != "skipped"]
+            rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"{e}}}\n'
+                    for f, w, d, s, e in zip(fens, wdl, dtz, names, extra) if s != "skipped"]
         else:
-            rows = [f"{f},{w},{d},{s}\n" for f, w, d, s in zip(fens, wdl, dtz, names)
+            rows = [f"{f},{w},{d},{s}{e}\n" for f, w, d, s, e in zip(fens, wdl, dtz, names, extra)
                     if s != "skipped"]
         self.out.write("".join(rows))
 
 
-class AtomicOutput:
-    """A text file that appears under its name only when complete.
+CARRY_LINE = "line"
+"""The ``--carry`` name of the input line number; every other name is an
+EPD opcode (``id``, ``c0``, ...)."""
 
-    Rows go to a hidden temporary file in the same folder
-    (``.NAME.XXXXXX.part``); :meth:`commit` renames it to the name (one
-    atomic rename: a reader sees the old file or the whole new one), and
-    :meth:`discard` removes it.  A process killed outright (SIGKILL, power
-    loss) leaves only the hidden ``.part`` file, never a half-written NAME.
-    """
 
-    def __init__(self, path: str) -> None:
-        import os
-        import tempfile
+def carried_fields(probed: ProbedChunk, n: int, carry: tuple[str, ...], jsonl: bool) -> list[str]:
+    """The ``--carry`` columns of the first *n* rows, each row's text ready
+    to append (``,v1,v2`` or ``, "line": 3, "id": "x"``): the line number,
+    and the operands of the named EPD opcodes of the line (empty / null
+    when the line has no such operation or cannot be read)."""
+    from .fen import epd_operations
 
-        # Through a symbolic link, the file it points to is replaced.
-        self.path = os.path.realpath(path)
-        folder, name = os.path.split(self.path)
-        fd, self.temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
-        try:
-            self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
-        except BaseException:
-            os.close(fd)
-            os.unlink(self.temp)
-            raise
-
-    def commit(self) -> None:
-        """Close the file and rename it to its name, with the permissions a
-        new file gets (mkstemp makes it owner-only)."""
-        import os
-
-        try:
-            self.file.close()
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(self.temp, 0o666 & ~umask)
-            os.replace(self.temp, self.path)
-        except BaseException:
-            self.discard()
-            raise
-
-    def discard(self) -> None:
-        """Close and remove the temporary file (the name is left as it was)."""
-        import os
-
-        try:
-            self.file.close()
-        finally:
+    chunk = probed.chunk
+    out = []
+    for i in range(n):
+        operations: dict[str, str] = {}
+        if any(name != CARRY_LINE for name in carry) and probed.parsed.status[i] == 0:
+            off = int(chunk.offsets[i])
+            rest = chunk.data[off + int(probed.parsed.end[i]):off + int(chunk.lengths[i])]
             try:
-                os.unlink(self.temp)
-            except FileNotFoundError:
-                pass
+                operations = epd_operations(rest.decode("utf-8", "replace"))
+            except ValueError:
+                pass  # the position was read; operations the grammar refuses carry nothing
+        values: list[object] = [chunk.first_line + i if name == CARRY_LINE else operations.get(name)
+                                for name in carry]
+        if jsonl:
+            out.append("".join(f", {json.dumps(name)}: {json.dumps(v)}" for name, v in zip(carry, values)))
+        else:
+            out.append("".join("," + ("" if v is None else _csv_field(str(v))) for v in values))
+    return out
 
 
 def open_input(path: str) -> tuple[IO[bytes], int]:
@@ -567,14 +562,16 @@ def run_batch(
     chunk_lines: int = CHUNK_LINES,
     on_bad: Callable[[int, str, str], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    carry: tuple[str, ...] = (),
 ) -> BatchStats:
-    """Probe every line of stream and write one row per line to out.
+    """Probe every line of stream and write one row per line to out
+    (``carry``: extra columns, :func:`carried_fields`).
 
     ``on_bad(line_number, text, reason)`` is called for each bad line,
     ``progress(lines_done, bytes_done)`` after each chunk.  With strict, the
     run stops at the first bad line (rows before it are written).
     """
-    writer = RowWriter(out, fmt)
+    writer = RowWriter(out, fmt, carry)
     stats = BatchStats()
     done_bytes = 0
     # One chunk is read, parsed and probed (C calls, GIL released) in a

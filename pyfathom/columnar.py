@@ -37,16 +37,18 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import batch_files
 from ._types import FAILED, FAILED_DTZ, Status
 from .batch_files import CHUNK_LINES, MAX_LINE, STATUS_NAMES, BatchStats, Chunk, Parsed, ProbedChunk
+
+if TYPE_CHECKING:
+    from ._format_bridge import TextSink, TextSource
 
 __all__ = [
     "BITBOARD_COLUMNS",
@@ -474,28 +476,27 @@ def _arrow_message(e: BaseException) -> str:
 
 
 class _Sink:
-    """A columnar output written under a temporary name in the destination's
-    directory and renamed over it only when complete (an interrupted run
-    leaves no half-written file under the output's name)."""
+    """A columnar output through :class:`pyfathom._output.Output`: a regular
+    file appears under its name only when complete, a device, FIFO or
+    stdout is written directly."""
 
     def __init__(self, pa: Any, path: str, fmt: str, schema: Any) -> None:
+        from ._output import Output
+
         self.path = path
-        directory = os.path.dirname(os.path.abspath(path))
         try:
-            fd, self.temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part",
-                                             dir=directory)
+            self._output = Output(path, binary=True)
         except OSError as e:
             raise ColumnarError(f"cannot write {path}: {e.strerror or e}") from None
-        os.close(fd)
         try:
             if fmt == "parquet":
                 import pyarrow.parquet as pq
 
-                self._writer = pq.ParquetWriter(self.temp, schema)
+                self._writer = pq.ParquetWriter(self._output.file, schema)
             else:
-                self._file = pa.OSFile(self.temp, "wb")
                 stream = os.path.splitext(path)[1].lower() == ".arrows"
-                self._writer = (pa.ipc.new_stream if stream else pa.ipc.new_file)(self._file, schema)
+                self._writer = (pa.ipc.new_stream if stream else pa.ipc.new_file)(
+                    self._output.file, schema)
         except (OSError, pa.ArrowException) as e:
             self.abort()
             raise ColumnarError(f"cannot write {path}: {_arrow_message(e)}") from None
@@ -505,21 +506,16 @@ class _Sink:
 
     def commit(self) -> None:
         self._writer.close()
-        if hasattr(self, "_file"):
-            self._file.close()
-        os.replace(self.temp, self.path)
+        self._output.commit()
 
     def abort(self) -> None:
-        for closer in (getattr(self, "_writer", None), getattr(self, "_file", None)):
-            if closer is not None:
-                try:
-                    closer.close()
-                except Exception:  # already failing: the temporary file goes anyway
-                    pass
-        try:
-            os.unlink(self.temp)
-        except OSError:
-            pass
+        writer = getattr(self, "_writer", None)
+        if writer is not None:
+            try:
+                writer.close()
+            except Exception:  # already failing: the temporary file goes anyway
+                pass
+        self._output.discard()
 
 
 def same_file(a: str, b: str) -> bool:
@@ -557,7 +553,9 @@ def run_columnar_batch(
     progress: Callable[[int, int], None] | None = None,
 ) -> BatchStats:
     """Probe every row of a Parquet / Arrow IPC file and write the input's
-    columns plus the results to another.
+    columns plus the results to another; either side may also be text
+    (``input_format="text"``: a FEN/EPD file; ``output_format`` ``csv`` or
+    ``jsonl``), see :mod:`pyfathom._format_bridge`.
 
     Read, probed and written ``batch_rows`` rows at a time; while one slice
     is written the next is read and probed in a worker thread, so at most two
@@ -569,11 +567,18 @@ def run_columnar_batch(
     pa = require_pyarrow()
     if same_file(input_path, output_path):
         raise ColumnarError(f"the output {output_path} is the input file: write the results elsewhere")
-    source = _Source(pa, input_path, input_format, batch_rows)
+    from ._format_bridge import TextSink, TextSource
+
+    # Text on either side (pyfathom._format_bridge): every format to every format.
+    source = (TextSource(pa, input_path, batch_rows) if input_format == "text"
+              else _Source(pa, input_path, input_format, batch_rows))
     try:
-        layout = _layout(source.schema.names, fen_column, input_path)
+        layout = _layout(source.schema.names, fen_column if input_format != "text" else "fen",
+                         input_path)
         schema = output_schema(pa, source.schema, dtz, input_path)
-        sink = _Sink(pa, output_path, output_format, schema)
+        sink = (TextSink(pa, output_path, output_format, schema)
+                if output_format in ("csv", "jsonl")
+                else _Sink(pa, output_path, output_format, schema))
         try:
             stats = _stream(pa, tb, source, sink, schema, layout, dtz=dtz, threads=threads,
                             strict=strict, on_bad=on_bad, progress=progress)
@@ -586,7 +591,8 @@ def run_columnar_batch(
         source.close()
 
 
-def _stream(pa: Any, tb: Any, source: _Source, sink: _Sink, schema: Any, layout: _Layout, *,
+def _stream(pa: Any, tb: Any, source: _Source | TextSource, sink: _Sink | TextSink, schema: Any,
+            layout: _Layout, *,
             dtz: bool, threads: int | None, strict: bool,
             on_bad: Callable[[int, str, str], None] | None,
             progress: Callable[[int, int], None] | None) -> BatchStats:

@@ -353,7 +353,10 @@ def mirror(
     it is fetched into ``dest/.NAME.part`` (continuing a partial one with an
     HTTP ``Range`` request or a seek), checked, and renamed into place.  A
     checksum mismatch deletes the part file and fails that file.  With
-    *checksums*, a source file that has no checksum listed fails too.
+    *checksums*, a source file that has no checksum listed fails too;
+    without, every file whose published checksum pyfathom knows (the
+    3-4-piece set, :func:`pyfathom.tables.published_checksums`) is verified
+    against it all the same, so a damaged mirror is refused unasked.
     Failures do not stop the other files; see :class:`MirrorResult`.
     """
     out = Path(dest).expanduser()
@@ -370,11 +373,12 @@ def mirror(
     except OSError as e:
         raise DownloadError(f"cannot create {out}: {e.strerror or e}") from None
     result = MirrorResult()
+    known = checksums if checksums is not None else dict(_default_tables.TABLE_SHA256)
     for name in sorted(files):
         where = files[name]
         target = out / name
         part = out / f".{name}.part"
-        expected = checksums.get(name) if checksums is not None else None
+        expected = known.get(name)
         if checksums is not None and expected is None:
             result.failed.append((name, "no checksum listed for it"))
             continue

@@ -4,6 +4,7 @@
 #   chromium, chromium-driver  the explorer page's real-browser test
 #   make                       the engine library build (tests/test_engine_dropin.py)
 #   clang, libclang-rt-14-dev  the bounded libFuzzer runs (tests/test_hostile_fuzz.py)
+#   pgn-extract                a second PGN reader over annotate's output (tests/test_annotate_pgn.py)
 # As root with apt-get, whatever is missing is installed (quietly, once).
 # Elsewhere it only says what is missing: the tests that need it skip,
 # each with a reason naming it.
@@ -14,6 +15,7 @@ command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
+{ command -v pgn-extract || [ -x /usr/games/pgn-extract ]; } >/dev/null 2>&1 || missing="$missing pgn-extract"
 if ! command -v clang >/dev/null 2>&1 ||
    [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ]; then
     missing="$missing libclang-rt-14-dev"

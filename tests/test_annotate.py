@@ -218,7 +218,7 @@ def test_broken_and_variant_games_are_reported_and_kept(tablebase: Any) -> None:
     summary = annotate_stream(tablebase, io.StringIO(broken + good + variant + bad_fen + good),
                               out, warn=warnings.append)
     assert (summary.games_read, summary.broken, summary.variants, summary.mistakes) == (5, 2, 1, 2)
-    assert not summary.ok
+    assert not summary.ok  # the broken games; the variant game alone would not count
     assert warnings[0].startswith("game 1 ") and "illegal san" in warnings[0]
     assert warnings[1].startswith("game 3 ") and "Atomic" in warnings[1]
     assert warnings[2].startswith("game 4 ")
@@ -353,7 +353,7 @@ def test_cli_output_report_and_exit_status(syzygy_dir: Path, tmp_path: Path) -> 
     good.write_text(pgn_games.generated_pgn(5, seed=4))
     proc = _cli(str(good), "-o", str(tmp_path / "good-out.pgn"), "--tables", str(syzygy_dir))
     assert proc.returncode == 0, proc.stderr
-    assert not list(tmp_path.glob(".annotate-*"))
+    assert not list(tmp_path.glob(".*.part"))
 
 
 def test_cli_refuses_to_overwrite_its_input(syzygy_dir: Path, tmp_path: Path) -> None:
@@ -361,10 +361,10 @@ def test_cli_refuses_to_overwrite_its_input(syzygy_dir: Path, tmp_path: Path) ->
     text = pgn_games.generated_pgn(3, seed=3)
     pgn.write_text(text)
     proc = _cli(str(pgn), "-o", str(pgn), "--tables", str(syzygy_dir))
-    assert proc.returncode == 1 and "is the input file" in proc.stderr
+    assert proc.returncode == 2 and "is the input file" in proc.stderr
     assert pgn.read_text() == text
     proc = _cli(str(pgn), "--report", str(tmp_path / "r.txt"), "--tables", str(syzygy_dir))
-    assert proc.returncode == 1 and ".csv or .jsonl" in proc.stderr
+    assert proc.returncode == 2 and ".csv or .jsonl" in proc.stderr
     proc = _cli(str(tmp_path / "missing.pgn"), "--tables", str(syzygy_dir))
     assert proc.returncode == 1 and "cannot read" in proc.stderr and "Traceback" not in proc.stderr
 

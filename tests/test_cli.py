@@ -314,7 +314,7 @@ BAD_LINES = {
     50: "K",  # (a blank line is skipped, not bad: see test_cli_real_world.py)
     777: "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",  # castling rights
     1234: "r3k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",  # too many pieces
-    1500: "4k3/8/8/8/8/8/8/4K3 w - - 0",  # five fields: bad field count
+    1500: "4k3/8/8/8/8/8/8/4K3",  # one field: no side to move (2 to 6 fields are read)
     2001: "8/8/8/8/8/8/8/8 w - - 0 1",  # no kings: not probed
 }
 

@@ -205,8 +205,8 @@ def test_threads_and_error_limit(tmp_path: Path, syzygy_dir: Path,
     assert code == 1
     lines = err.splitlines()
     assert [line for line in lines if f"{src}:" in line] == [
-        f"pyfathom: {src}:1: wrong number of fields (expected 4 or 6): 'bad line 0'",
-        f"pyfathom: {src}:2: wrong number of fields (expected 4 or 6): 'bad line 1'"]
+        f"pyfathom: {src}:1: 'line' is not a side to move (w or b): 'bad line 0'",
+        f"pyfathom: {src}:2: 'line' is not a side to move (w or b): 'bad line 1'"]
     assert "more bad lines not shown (--max-errors 2" in err
     assert "6 lines: 1 probed, 5 bad" in err
     code, out, err = run(["batch", str(src), "--max-errors", "0", "--tables", str(syzygy_dir)],
@@ -218,7 +218,9 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_help_documents_inputs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_documents_inputs(capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "10000")  # no line breaks inside a phrase ("byte-/order")
     assert main(["batch", "--help"]) == 0
     text = _flat(capsys.readouterr().out)
     for phrase in ("Blank lines and comment lines", "byte-order mark", "U+FFFD",

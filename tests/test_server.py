@@ -504,7 +504,8 @@ def test_serve_command_errors(syzygy_dir: Path, tmp_path: Path) -> None:
     assert proc.returncode == 1 and "no Syzygy tables found" in proc.stderr
     assert "Traceback" not in proc.stderr
     proc = _serve("--tables", str(syzygy_dir), "--workers", "0")
-    assert proc.returncode == 1 and proc.stderr.strip() == "pyfathom: --workers must be >= 1, not 0"
+    assert proc.returncode == 2  # wrong usage (issue 23)
+    assert proc.stderr.strip() == "pyfathom: --workers must be >= 1, not 0 (see pyfathom serve --help)"
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

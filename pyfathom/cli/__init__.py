@@ -6,7 +6,8 @@ Subcommands::
     pyfathom probe FEN [FEN ...] [--tables DIR] [--json]
     pyfathom info [MATERIAL ...] [--tables DIR] [--check [--checksums FILE]]
     pyfathom batch FILE [--tables DIR] [--threads N] [--dtz] [-o OUT]
-                   [--format csv|jsonl] [--strict] [--max-errors N]
+                   [--format csv|jsonl|parquet|arrow] [--strict] [--max-errors N]
+                   [--carry line,id,...]
     pyfathom serve [--tables DIR] [--host 127.0.0.1] [--port 9000] [--workers N]
     pyfathom annotate GAMES.pgn [-o OUT.pgn] [--tables DIR] [--report FILE]
 
@@ -16,7 +17,8 @@ and in the folders one level below each of those.
 
 Every error is one line on stderr and a non-zero exit status, never a
 traceback: 1 for a failure (bad position, missing tables, bad lines in a
-batch), 2 for wrong usage.
+batch), 2 for wrong usage, 128 + the signal's number when SIGINT, SIGTERM or
+SIGHUP stops a command (its temporary output file removed).
 
 Where things are: this module holds the parser and :func:`main`; each command
 is a module of this package (``probe``, ``info``, ``download``, ``batch``)
@@ -32,13 +34,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import NoReturn
 
+from pyfathom._output import Terminated, terminate_on_signals
 from pyfathom.server import command as serve
 
 from . import annotate, batch, download, info, probe
-from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err
+from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err, os_error_text
 
 __all__ = ["main", "CliError"]
 
@@ -82,7 +86,13 @@ def main(argv: list[str] | None = None) -> int:
         err(f"a command is required: {', '.join(names[:-1])} or {names[-1]} (see {PROG} --help)")
         return EXIT_USAGE
     try:
-        return int(args.func(args))
+        if args.func is serve.run:  # uvicorn handles its own signals
+            return int(args.func(args))
+        with terminate_on_signals():
+            return int(args.func(args))
+    except Terminated as e:
+        err(f"terminated by {e.name}")
+        return 128 + e.signum
     except UsageError as e:
         err(f"{e} (see {PROG} {args.command} --help)")
         return EXIT_USAGE
@@ -91,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAIL
     except KeyboardInterrupt:
         err("interrupted")
-        return 130
+        return 128 + signal.SIGINT
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and point
         # stdout at devnull so the interpreter's final flush cannot fail.
@@ -101,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, AttributeError):
             pass
         return EXIT_FAIL
-    except Exception as e:  # never a traceback
-        err(f"error: {type(e).__name__}: {e}")
+    except OSError as e:  # a file or folder the command could not use
+        err(os_error_text(e))
+        return EXIT_FAIL
+    except Exception as e:  # never a traceback, and one line
+        lines = str(e).strip().splitlines()
+        err(f"error: {type(e).__name__}: {lines[0] if lines else 'no details'}")
         return EXIT_FAIL

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err",
-           "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
+__all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err", "os_error_text",
+           "open_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
 
 PROG = "pyfathom"
 
@@ -34,10 +34,31 @@ class UsageError(CliError):
     one line on stderr, exit status EXIT_USAGE."""
 
 
+def os_error_text(e: OSError) -> str:
+    """An OSError as one line naming the file once: ``/x/y: Read-only file
+    system`` (no errno, no exception name)."""
+    reason = e.strerror or str(e)
+    names = [str(name) for name in (e.filename, e.filename2) if name is not None]
+    return f"{' -> '.join(names)}: {reason}" if names else reason
+
+
 def err(message: str) -> None:
     """Write ``pyfathom: message`` as one line on stderr."""
     sys.stderr.write(f"{PROG}: {message}\n")
     sys.stderr.flush()
+
+
+def open_input(path: str, what: str) -> Any:
+    """A command's text input (:func:`pyfathom._text_input.open_text_input`:
+    compressed files decompressed, binary ones refused), or CliError."""
+    from pyfathom._text_input import BinaryInputError, open_text_input
+
+    try:
+        return open_text_input(path, what)
+    except BinaryInputError as e:
+        raise CliError(str(e)) from None
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
 
 
 # --- tables -----------------------------------------------------------------------

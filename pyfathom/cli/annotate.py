@@ -9,10 +9,12 @@ import argparse
 import io
 import os
 import sys
-import tempfile
 from typing import IO, Any, Optional
 
-from ._common import EXIT_FAIL, EXIT_OK, CliError, ProgressBar, add_tables_argument, err, open_tables
+from pyfathom._output import Output
+
+from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument, err,
+                      open_input, open_tables)
 
 
 def register(subparsers: Any) -> None:
@@ -27,11 +29,13 @@ def register(subparsers: Any) -> None:
                     "tables gets a comment with its verdict. Everything else in the games is "
                     "kept as it was. Broken games and games of other variants are reported on "
                     "stderr and written back unchanged. Exit status 0 when every game was "
-                    "read and every position in range probed, 1 otherwise.")
-    p.add_argument("file", metavar="GAMES.pgn", help="PGN file, or - for stdin")
+                    "read (games of other variants, only skipped, do not count against it) "
+                    "and every position in range probed, 1 otherwise, 2 for wrong usage.")
+    p.add_argument("file", metavar="GAMES.pgn",
+                   help="PGN file (also gzip, bzip2 or xz compressed), or - for stdin")
     p.add_argument("-o", "--output", metavar="OUT.pgn",
-                   help="annotated PGN (default: stdout); written to a temporary file and "
-                        "renamed when done")
+                   help="annotated PGN (default: stdout); a regular file is written to a "
+                        "temporary file and renamed when done, a device, FIFO or - directly")
     add_tables_argument(p)
     p.add_argument("--report", metavar="REPORT",
                    help="one row per mistake and a summary: REPORT.csv or REPORT.jsonl")
@@ -48,7 +52,7 @@ def _report_format(path: str) -> str:
         return "csv"
     if lower.endswith(".jsonl"):
         return "jsonl"
-    raise CliError(f"--report {path}: the name must end in .csv or .jsonl")
+    raise UsageError(f"--report {path}: the name must end in .csv or .jsonl")
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -58,59 +62,22 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-class _AtomicText:
-    """A text file written under a temporary name in the destination's
-    directory and renamed over it by :meth:`commit`; :meth:`discard`
-    removes it (the destination is never truncated)."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        directory = os.path.dirname(os.path.abspath(path))
-        try:
-            fd, self.tmp = tempfile.mkstemp(prefix=".annotate-", suffix=".part", dir=directory)
-        except OSError as e:
-            raise CliError(f"cannot write {path}: {e.strerror or e}") from None
-        # mkstemp makes the file private (0600); give it the mode a plain
-        # open() would (or the replaced file's).
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        try:
-            os.fchmod(fd, mode)
-        except (OSError, AttributeError):  # pragma: no cover (Windows has no fchmod)
-            pass
-        self.handle: IO[str] = os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape",
-                                         newline="")
-
-    def commit(self) -> None:
-        self.handle.close()
-        os.replace(self.tmp, self.path)
-
-    def discard(self) -> None:
-        self.handle.close()
-        try:
-            os.unlink(self.tmp)
-        except OSError:
-            pass
-
-
-def _open_source(path: str) -> tuple[IO[str], int]:
-    """The input as text (bytes that are not UTF-8 pass through unchanged)
-    and its size in characters' worth of bytes (0: unknown)."""
-    if path == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape",
-                                newline=""), 0
+def _open_output(option: str, path: str) -> Output:
+    """An output of the command (:class:`pyfathom._output.Output`: a regular
+    file is renamed into place when done, anything else written directly)."""
     try:
-        handle = open(path, encoding="utf-8", errors="surrogateescape", newline="")
+        return Output(path, errors="surrogateescape")
     except OSError as e:
-        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        return handle, os.fstat(handle.fileno()).st_size
-    except OSError:  # pragma: no cover
-        return handle, 0
+        raise CliError(f"cannot write {option} {path}: {e.strerror or e}") from None
+
+
+def _open_source(path: str) -> tuple[io.TextIOWrapper, int, Any]:
+    """The input as text (bytes that are not UTF-8 pass through unchanged;
+    gzip, bzip2 and xz decompressed, binary files refused), its size in
+    bytes as stored (0: unknown), and the opened input (to close)."""
+    source = open_input(path, "PGN text")
+    text = io.TextIOWrapper(source.stream, encoding="utf-8", errors="surrogateescape", newline="")
+    return text, 0 if source.compression else source.size, source
 
 
 def _stdout() -> IO[str]:
@@ -128,27 +95,27 @@ def run(args: argparse.Namespace) -> int:
     from pyfathom.annotate import ReportWriter, annotate_stream
 
     if args.threads is not None and args.threads < 0:
-        raise CliError(f"--threads must be >= 0, not {args.threads}")
+        raise UsageError(f"--threads must be >= 0, not {args.threads}")
     report_fmt = _report_format(args.report) if args.report else None
     to_file = bool(args.output) and args.output != "-"
     if args.file != "-":
         for option, name in (("-o", args.output if to_file else None), ("--report", args.report)):
             if name and _same_file(args.file, name):
-                raise CliError(f"{option} {name} is the input file: choose another name")
-    source, size = _open_source(args.file)
-    pending: list[_AtomicText] = []
+                raise UsageError(f"{option} {name} is the input file: choose another name")
+    source, size, opened = _open_source(args.file)
+    pending: list[Output] = []
     try:
         tb = open_tables(args.tables)
         try:
             if to_file:
-                pending.append(_AtomicText(args.output))
-                out = pending[-1].handle
+                pending.append(_open_output("-o", args.output))
+                out = pending[-1].file
             else:
                 out = _stdout()
             report: Optional[ReportWriter] = None
             if args.report and report_fmt:
-                pending.append(_AtomicText(args.report))
-                report = ReportWriter(pending[-1].handle, report_fmt)
+                pending.append(_open_output("--report", args.report))
+                report = ReportWriter(pending[-1].file, report_fmt)
             bar = ProgressBar("annotate", "games")
 
             def warn(text: str) -> None:
@@ -179,9 +146,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for f in pending:
             f.discard()
-        if args.file == "-" and isinstance(source, io.TextIOWrapper):
-            source.detach()  # leave sys.stdin's buffer open
-        else:
-            source.close()
+        source.detach()  # the opened input closes its own streams (never stdin)
+        opened.close()
     err(summary.text())
     return EXIT_OK if summary.ok else EXIT_FAIL

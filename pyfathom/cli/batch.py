@@ -10,8 +10,10 @@ import sys
 import time
 from typing import IO, Any
 
+from pyfathom._output import Output
+
 from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError,
-                      add_tables_argument, add_variant_argument, err, open_tables)
+                      add_tables_argument, add_variant_argument, err, open_input, open_tables)
 
 MAX_REPORTED = 100
 """Bad lines reported on stderr one by one by default (``--max-errors``);
@@ -30,15 +32,19 @@ def register(subparsers: Any) -> None:
         "batch", help="probe a file of FEN/EPD lines",
         description="Probe every line of a FEN or EPD file (or - for stdin), streamed "
                     "in chunks; one output row (fen, wdl, dtz, status) per position line, "
-                    "in order. Blank lines and comment lines (first non-blank character "
+                    "in order. A gzip, bzip2 or xz file is read as the text it holds "
+                    "(recognised by its first bytes); a binary file or archive is refused. "
+                    "Blank lines and comment lines (first non-blank character "
                     "'#') are skipped: no row, not counted as bad. A UTF-8 byte-order mark "
                     "is ignored. In the output, bytes of a bad line that are not UTF-8 are "
                     "replaced by U+FFFD, and control characters (NUL, ...) by U+FFFD in CSV "
                     "and escaped (\\u0000) in JSON lines. Bad lines are reported on "
                     "stderr with their line numbers (the first --max-errors of them). "
-                    "With -o, rows go to a hidden temporary file in OUT's folder that is "
-                    "renamed to OUT when the run ends, so an interrupted run never leaves "
-                    "a partial OUT; OUT may not be the input (by name or link). "
+                    "With -o, rows for a regular file go to a hidden temporary file in OUT's "
+                    "folder that is renamed to OUT when the run ends, so an interrupted run "
+                    "(Ctrl-C, SIGTERM, SIGHUP) never leaves a partial OUT; a device, FIFO, "
+                    "socket, - or /dev/stdout is written directly; OUT may not be the input "
+                    "(by name or link). "
                     "Exit status 0 when every line was probed, 1 otherwise, 2 for wrong usage. "
                     "A Parquet or Arrow file (by suffix, or --input-format) gives a Parquet or "
                     "Arrow file: its columns plus wdl, dtz (with --dtz) and status; --dask runs "
@@ -56,9 +62,23 @@ def register(subparsers: Any) -> None:
     p.add_argument("--max-errors", type=int, metavar="N", default=MAX_REPORTED,
                    help=f"report at most N bad lines on stderr (default {MAX_REPORTED}; 0: none; "
                         "the status column and the summary count every one)")
+    p.add_argument("--carry", metavar="FIELDS", type=_carry_fields, default=(),
+                   help="extra output columns, comma-separated: 'line' (the input line number) "
+                        "and EPD opcodes such as 'id' (their operands, unquoted; empty where a "
+                        "line has none), e.g. --carry line,id")
     columnar.add_batch_arguments(p)
     add_variant_argument(p)
     p.set_defaults(func=run)
+
+
+def _carry_fields(value: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in value.split(",") if name.strip())
+    bad = [n for n in names if not (n[:1].isalpha() and n.replace("_", "").isalnum())]
+    if not names or bad:
+        raise argparse.ArgumentTypeError(f"not field names: {value!r} (e.g. line,id)")
+    if len(set(names)) != len(names) or set(names) & {"fen", "wdl", "dtz", "status"}:
+        raise argparse.ArgumentTypeError(f"{value!r} repeats a field or names a result column")
+    return names
 
 
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
@@ -104,21 +124,18 @@ def run(args: argparse.Namespace) -> int:
         _check_output_is_not_input(args.file, args.output)
         if os.path.isdir(args.output):
             raise CliError(f"cannot write {args.output}: it is a directory")
-    try:
-        stream, size = batch_files.open_input(args.file)
-    except OSError as e:
-        raise CliError(f"cannot read {args.file}: {e.strerror or e}") from None
+    source = open_input(args.file, "FEN/EPD text")
+    stream, size = source.stream, source.size
     try:
         tb = open_tables(args.tables, getattr(args, "variant", None))
     except BaseException:
-        if stream is not sys.stdin.buffer:
-            stream.close()
+        source.close()
         raise
     out_file: IO[str]
-    partial: batch_files.AtomicOutput | None = None
+    partial: Output | None = None
     if to_file:
         try:
-            partial = batch_files.AtomicOutput(args.output)
+            partial = Output(args.output)
         except OSError as e:
             tb.close()
             raise CliError(f"cannot write {args.output}: {e.strerror or e}") from None
@@ -131,13 +148,14 @@ def run(args: argparse.Namespace) -> int:
     def progress(lines: int, nbytes: int) -> None:
         # The bar and the ETA follow the bytes read (the size is known, the
         # line count is not); the count and the rate are in lines.
-        bar.update(nbytes, size, count=lines)
+        bar.update(source.position() if source.compression else nbytes, size, count=lines)
 
     finished = False
     try:
         stats = batch_files.run_batch(
             tb, stream, out_file, fmt=args.format, dtz=args.dtz,
             threads=args.threads, strict=args.strict, on_bad=on_bad, progress=progress,
+            carry=args.carry,
         )
         finished = True
     finally:
@@ -146,15 +164,14 @@ def run(args: argparse.Namespace) -> int:
         if partial is not None:
             if finished:
                 try:
-                    partial.commit()  # renamed to OUT only now: never a partial OUT
+                    partial.commit()  # a regular OUT is renamed only now: never a partial OUT
                 except OSError as e:
                     raise CliError(f"cannot write {args.output}: {e.strerror or e}") from None
             else:
                 partial.discard()
         else:
             out_file.flush()
-        if stream is not sys.stdin.buffer:
-            stream.close()
+        source.close()
     elapsed = time.monotonic() - bar.start
     parts = ", ".join(f"{count} {name}" for name, count in (stats.by_status or {}).items()
                       if name != "ok" and count)

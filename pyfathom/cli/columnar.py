@@ -10,7 +10,8 @@ import argparse
 import os
 import time
 
-from ._common import EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, err, open_tables
+from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError, err,
+                      open_tables)
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +35,8 @@ def handles(args: argparse.Namespace) -> bool:
     from pyfathom.columnar import COLUMNAR_FORMATS, FORMAT_NAMES, format_of
 
     output = args.output if args.output and args.output != "-" else None
-    if args.dask:
-        args.input_format = args.input_format or "parquet"  # a dataset is often a directory
+    if args.dask and not args.input_format and os.path.isdir(args.file):
+        args.input_format = "parquet"  # a dataset directory
     args.input_format = args.input_format or format_of(args.file, "text")
     if args.input_format in ("csv", "jsonl"):
         args.input_format = "text"
@@ -46,14 +47,12 @@ def handles(args: argparse.Namespace) -> bool:
     columnar_out = args.format in COLUMNAR_FORMATS
     if not columnar_in and not columnar_out:
         return False
-    if columnar_in and not columnar_out:
-        raise CliError(f"a {FORMAT_NAMES[args.input_format]} input gives Parquet or Arrow output: "
-                       f"-o FILE.parquet or -o FILE.arrow (or --format parquet / arrow)")
-    if columnar_out and not columnar_in:
-        raise CliError(f"{FORMAT_NAMES[args.format]} output needs a Parquet or Arrow input "
-                       f"(FEN/EPD text gives csv or jsonl)")
-    if output is None:
-        raise CliError(f"{FORMAT_NAMES[args.format]} output needs a file: -o FILE")
+    if columnar_out and output is None:
+        raise UsageError(f"{FORMAT_NAMES[args.format]} output needs a file: -o FILE")
+    if args.carry:
+        raise UsageError("--carry works with text input and output; a text file written as "
+                         "Parquet or Arrow gets a line column, and Parquet/Arrow inputs keep "
+                         "their own columns")
     return True
 
 
@@ -75,6 +74,8 @@ def _run_file(args: argparse.Namespace) -> int:
 
     from .batch import _check_output_is_not_input
 
+    if args.output is None:
+        args.output = "-"  # Parquet/Arrow input, CSV or JSON lines on stdout
     _check_output_is_not_input(args.file, args.output)  # a usage error, as for text
     if args.file != "-" and not os.path.isfile(args.file):
         raise CliError(f"cannot read {args.file}: "
@@ -111,8 +112,8 @@ def _run_dask(args: argparse.Namespace) -> int:
     from pyfathom.dask import WorkerTablesError, probe_parquet_dataset
 
     if args.input_format != "parquet":
-        raise CliError(f"--dask reads a Parquet file or dataset directory, not "
-                       f"{FORMAT_NAMES.get(args.input_format, 'FEN/EPD text')}")
+        raise UsageError(f"--dask reads a Parquet file (.parquet, .pq) or dataset directory, "
+                         f"not {FORMAT_NAMES.get(args.input_format, 'FEN/EPD text')}: {args.file}")
     if not args.output or args.output == "-":
         raise CliError("--dask writes a Parquet dataset: -o DIRECTORY")
     if args.strict:

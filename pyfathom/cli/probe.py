@@ -7,6 +7,8 @@ import json
 import sys
 from typing import IO, Any
 
+from pyfathom.fen import FenError, parse_board, position_error
+
 from ._common import (EXIT_FAIL, EXIT_OK, CliError, add_tables_argument, add_variant_argument,
                       err, open_tables)
 
@@ -16,7 +18,11 @@ _WDL_WORDS = {-2: "loss", -1: "blessed loss", 0: "draw", 1: "cursed win", 2: "wi
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("probe", help="WDL, DTZ and every legal move ranked",
                               description="Probe positions: WDL and DTZ of the side to move, and every "
-                                          "legal move ranked best first with its WDL and DTZ. With WDL "
+                                          "legal move ranked best first with its WDL and DTZ (a move's "
+                                          "DTZ counts the plies from this position, the move included; "
+                                          "the explorer page's 'DTZ after' counts from the position the "
+                                          "move leads to). Positions are read as pyfathom.fen documents "
+                                          "(2 to 6 fields, EPD operations, _ for blanks). With WDL "
                                           "tables only (no DTZ table for the position), the WDL of the "
                                           "position and of each move, and DTZ unavailable.")
     p.add_argument("fens", nargs="+", metavar="FEN")
@@ -88,20 +94,18 @@ def probe_one(tb: Any, fen: str) -> dict[str, Any]:
     import pyfathom
 
     try:
-        board = getattr(tb, "variant", chess.Board)(fen)
-    except ValueError as e:
-        raise CliError(f"invalid FEN {fen!r}: {e}") from None
+        board = parse_board(fen, getattr(tb, "variant", chess.Board))
+    except FenError as e:
+        raise CliError(str(e)) from None
     try:
         probe = tb.probe(board)
         root = tb.probe_root(board)
     except pyfathom.MissingTableError as e:
         if e.metric != "dtz":
-            raise CliError(f"{fen}: {e}") from None
-        return _probe_wdl_only(tb, board, e.table)
-    except pyfathom.FathomError as e:
-        raise CliError(f"{fen}: {e}") from None
-    except (KeyError, ValueError, OSError) as e:
-        raise CliError(f"{fen}: {e.args[0] if e.args else e}") from None
+            raise CliError(position_error(fen, e)) from None
+        return _probe_wdl_only(tb, board, e.table, fen)
+    except (pyfathom.FathomError, KeyError, ValueError, OSError) as e:
+        raise CliError(position_error(fen, e)) from None
     moves = []
     for rm in root.moves:
         precise = _move_dtz_precise(tb, board, rm.move)
@@ -134,7 +138,7 @@ def probe_one(tb: Any, fen: str) -> dict[str, Any]:
     }
 
 
-def _probe_wdl_only(tb: Any, board: Any, dtz_table: str) -> dict[str, Any]:
+def _probe_wdl_only(tb: Any, board: Any, dtz_table: str, fen: str) -> dict[str, Any]:
     """:func:`probe_one` where a DTZ table is missing (a WDL-only set): the
     position's WDL, and each legal move's WDL for the side playing it
     (ranked best first), with DTZ null and ``dtz_missing`` naming the table."""
@@ -155,7 +159,7 @@ def _probe_wdl_only(tb: Any, board: Any, dtz_table: str) -> dict[str, Any]:
             moves.append({"uci": move.uci(), "san": board.san(move), "wdl": move_wdl,
                           "dtz": None, "dtz_precise": None, "rank": None})
     except pyfathom.FathomError as e:
-        raise CliError(f"{board.fen()}: {e}") from None
+        raise CliError(position_error(fen, e)) from None
     moves.sort(key=lambda m: -m["wdl"])  # stable: the move order of python-chess within a class
     best = moves[0] if moves else None
     return {

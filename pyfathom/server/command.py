@@ -63,7 +63,7 @@ def _check_bind(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with ``args.workers`` worker processes; returns when it stops."""
-    from pyfathom.cli._common import CliError, find_tables
+    from pyfathom.cli._common import CliError, UsageError, find_tables
 
     try:
         import uvicorn
@@ -73,13 +73,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"pyfathom serve needs the [server] extra ({e.name} is missing): "
                        "pip install 'pyfathom-syzygy[server]'") from None
     if not 1 <= args.port <= 65535:
-        raise CliError(f"--port must be 1..65535, not {args.port}")
+        raise UsageError(f"--port must be 1..65535, not {args.port}")
     if args.workers < 1:
-        raise CliError(f"--workers must be >= 1, not {args.workers}")
+        raise UsageError(f"--workers must be >= 1, not {args.workers}")
     if args.request_timeout is not None and not 0 < args.request_timeout <= 3600:
-        raise CliError(f"--request-timeout must be in (0, 3600], not {args.request_timeout}")
+        raise UsageError(f"--request-timeout must be in (0, 3600], not {args.request_timeout}")
     if args.cache is not None and args.cache < 0:
-        raise CliError(f"--cache must be >= 0, not {args.cache}")
+        raise UsageError(f"--cache must be >= 0, not {args.cache}")
     # The folders the other commands use (one level down too), or their message.
     folders, _dirs, _origin = find_tables(args.tables)
     os.environ[server_app.ENV_TABLES] = os.pathsep.join(str(f) for f in folders)

@@ -63,6 +63,7 @@ import chess
 import chess.variant
 
 import pyfathom
+from pyfathom.fen import FenError, parse_board
 from pyfathom.server.moves import Child, children as _children
 
 __all__ = [
@@ -170,11 +171,11 @@ def parse_fen(text: str, variant: str = "standard") -> chess.Board:
     if not fen.isprintable() or not fen.isascii():
         raise BadRequest(f"fen has characters a FEN cannot contain: {fen!r}")
     try:
-        board = VARIANTS[variant](fen)
-    except ValueError as e:
-        raise BadRequest(f"invalid fen {fen!r}: {e}") from None
+        board = parse_board(text, VARIANTS[variant])  # the one position grammar (pyfathom.fen)
+    except FenError as e:
+        raise BadRequest(str(e)) from None
     if board.halfmove_clock > MAX_CLOCK or board.fullmove_number > MAX_CLOCK:
-        raise BadRequest(f"invalid fen {fen!r}: halfmove clock and move number must be at most "
+        raise BadRequest(f"invalid fen {text!r}: halfmove clock and move number must be at most "
                          f"{MAX_CLOCK}")
     if board.castling_rights:
         board.castling_rights = board.clean_castling_rights()

@@ -95,10 +95,11 @@
     errorEl.hidden = !message;
   }
 
-  function dtzText(dtz, precise) {
+  function dtzText(dtz, precise, label) {
     if (dtz === null || dtz === undefined) return "";
-    if (precise === null && dtz !== 0) return "DTZ " + dtz + " or " + (dtz > 0 ? dtz + 1 : dtz - 1);
-    return "DTZ " + dtz;
+    const word = label || "DTZ";
+    if (precise === null && dtz !== 0) return word + " " + dtz + " or " + (dtz > 0 ? dtz + 1 : dtz - 1);
+    return word + " " + dtz;
   }
 
   function drawInfo() {
@@ -133,9 +134,12 @@
       const dtz = document.createElement("span");
       dtz.className = "dtz";
       // The API gives the DTZ of the position after the move, for the
-      // opponent; the list shows it for the side playing the move.
+      // opponent; the list shows it for the side playing the move, labelled
+      // "DTZ after" as it does not count the move itself (pyfathom probe's
+      // move DTZ does: one convention each, each named).
       dtz.textContent = m.checkmate || m.dtz === null ? "" :
-        dtzText(m.dtz === 0 ? 0 : -m.dtz, m.precise_dtz === null ? null : -m.precise_dtz);
+        dtzText(m.dtz === 0 ? 0 : -m.dtz, m.precise_dtz === null ? null : -m.precise_dtz, "DTZ after");
+      dtz.title = "DTZ of the position this move leads to (the move itself not counted)";
       li.append(san, what, dtz);
       li.addEventListener("click", () => play(m.uci));
       li.addEventListener("keydown", (e) => { if (e.key === "Enter") play(m.uci); });

@@ -1,0 +1,187 @@
+"""The one way a command writes its result file (``batch -o``, Parquet and
+Arrow outputs, ``annotate -o`` and ``--report``).
+
+Where the output goes decides how it is written:
+
+- a regular file (or a name that does not exist yet) is written under a
+  hidden temporary name in its folder (``.NAME.XXXXXX.part``) and renamed
+  over the name only when the run succeeded, so an interrupted run never
+  leaves a half-written file, and a failed run leaves the old one intact;
+- anything else, a device (``/dev/null``), a FIFO, a socket, ``-`` or a
+  file descriptor of this process (``/dev/stdout``, ``/dev/fd/N``), is
+  written directly: renaming a file over it would destroy it (a device
+  node replaced by a regular file) or miss the reader altogether.
+
+The command line turns SIGTERM and SIGHUP into :class:`Terminated`
+(:func:`terminate_on_signals`), so the temporary file of a run stopped by
+``kill`` is removed as it is for Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from typing import IO, Any
+
+__all__ = ["Output", "is_direct", "Terminated", "terminate_on_signals"]
+
+_STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+_DESCRIPTOR_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
+
+
+def is_direct(path: str) -> bool:
+    """Whether *path* is written directly (see the module docstring): ``-``,
+    a file descriptor of this process, or an existing file that is not a
+    regular file (device, FIFO, socket)."""
+    if path in _STDOUT_NAMES or path.startswith(_DESCRIPTOR_FOLDERS):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # not there yet: a new regular file
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+class Output:
+    """An output opened for writing: :attr:`file` (text, or bytes with
+    ``binary=True``), then :meth:`commit` when the run succeeded or
+    :meth:`discard` when it did not.
+
+    Text is UTF-8 with no newline translation; ``errors`` is passed on
+    (``surrogateescape`` writes back bytes that were not UTF-8 as read).
+    Raises OSError when the output cannot be opened.
+    """
+
+    def __init__(self, path: str, *, binary: bool = False, errors: str = "strict") -> None:
+        self.path = path
+        self.temp: str | None = None
+        self._owned = True  # closed at the end (sys.stdout only flushed)
+        self.direct = is_direct(path)
+        if path in _STDOUT_NAMES:
+            self.file = _stdout(binary, errors)
+            self._owned = self.file is not sys.stdout and self.file is not sys.stdout.buffer
+            return
+        if self.direct:
+            # No truncation needed (a device or FIFO has no content), and none
+            # wanted for a descriptor another process may share.
+            fd = os.open(path, os.O_WRONLY)
+        else:
+            # Through a symbolic link, the file it points to is replaced.
+            target = os.path.realpath(path)
+            folder, name = os.path.split(target)
+            fd, self.temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+            self._target = target
+        try:
+            self.file = (os.fdopen(fd, "wb") if binary else
+                         os.fdopen(fd, "w", encoding="utf-8", errors=errors, newline=""))
+        except BaseException:
+            os.close(fd)
+            self._remove_temp()
+            raise
+
+    def commit(self) -> None:
+        """Finish the output: flush (and for a regular file, rename the
+        temporary file to the name, with the mode the replaced file had or
+        a new file gets, as mkstemp makes it owner-only)."""
+        try:
+            self._close()
+            if self.temp is not None:
+                try:
+                    mode = stat.S_IMODE(os.stat(self._target).st_mode)
+                except OSError:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    mode = 0o666 & ~umask
+                os.chmod(self.temp, mode)
+                os.replace(self.temp, self._target)
+                self.temp = None
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """Drop the output: the temporary file is removed and the name left
+        as it was (a direct output keeps what was written)."""
+        try:
+            self._close()
+        except OSError:
+            pass  # already failing; the temporary file goes anyway
+        finally:
+            self._remove_temp()
+
+    def _close(self) -> None:
+        if self.file.closed:
+            return
+        if self._owned:
+            self.file.close()
+        else:
+            self.file.flush()
+
+    def _remove_temp(self) -> None:
+        if self.temp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.temp)
+            self.temp = None
+
+
+def _stdout(binary: bool, errors: str) -> IO[Any]:
+    """Standard output for an Output: its bytes, or a UTF-8 text wrapper of
+    its descriptor (closing it leaves the descriptor open); where stdout is
+    no real file (a test's capture), stdout itself."""
+    sys.stdout.flush()
+    if binary:
+        return sys.stdout.buffer
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return sys.stdout
+    return open(fd, "w", encoding="utf-8", errors=errors, newline="", closefd=False)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: raised in the main thread like
+    KeyboardInterrupt, so ``finally`` blocks remove temporary files."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def terminate_on_signals() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` (a
+    signal the caller ignores, as under ``nohup``, stays ignored); the old
+    handlers come back afterwards.  Outside the main thread it does
+    nothing (only the main thread can set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, _frame: Any) -> None:
+        raise Terminated(signum)
+
+    previous = {}
+    for signum in _SIGNALS:
+        old = signal.getsignal(signum)
+        if old is signal.SIG_IGN:
+            continue
+        previous[signum] = old
+        signal.signal(signum, raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
