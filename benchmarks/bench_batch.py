@@ -14,7 +14,8 @@ range over R alternated rounds (one pass over all rows each):
   a DTZ file fail their DTZ rows, as missing tables do), in one batch;
 * ``random_10k``: the same rows in batches of 10,000;
 * ``games``: the positions ``pyfathom annotate`` probes in the games of
-  bench_annotate.py's PGN (benchmarks/bin/games-*.pgn), in one batch.
+  bench_annotate.py's PGN (benchmarks/bin/games-*.pgn, 2,000 games: about
+  13,000 positions), in one batch.
 
 Target (issue 29): table order >= 2x the per-position C loop, one thread,
 on ``random``; two threads >= 1.8x one thread.
@@ -58,12 +59,13 @@ def run(dirs: str, positions: Path, rounds: int, batch: int = 0) -> dict[str, An
     return res
 
 
-def games_positions(path: Path, limit: int) -> Path:
-    """The rows annotate probes in bench_annotate's PGN, as a position file."""
-    out = common.BIN / f"positions-games-{limit}.txt"
+def games_positions(games: int, limit: int) -> Path:
+    """The rows annotate probes in bench_annotate's PGN of that many games
+    (at most ``limit``), as a position file."""
+    out = common.BIN / f"positions-games-{games}-{limit}.txt"
     if out.exists():
         return out
-    pgn = bench_annotate.make_pgn(common.BIN / "games-2000.pgn", 2000, "games")
+    pgn = bench_annotate.make_pgn(common.BIN / f"games-{games}.pgn", games, "games")
     rows = bench_annotate.collect_positions(pgn, 4, limit)
     tmp = out.with_suffix(".tmp")
     with tmp.open("w") as f:
@@ -91,6 +93,7 @@ def ratios(res: dict[str, Any]) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1_000_000)
+    parser.add_argument("--games", type=int, default=2000, help="games of the PGN")
     parser.add_argument("--game-positions", type=int, default=200_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tables", type=Path, default=None, help="3-4-piece tables")
@@ -104,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                                 args.positions, keys=ALL_TABLES + keys5)
     results: dict[str, Any] = {"tables5": keys5}
     for name, path, batch in (("random", pos, 0), ("random_10k", pos, 10_000),
-                              ("games", games_positions(pos, args.game_positions), 0)):
+                              ("games", games_positions(args.games, args.game_positions), 0)):
         res = run(dirs, path, args.rounds, batch)
         res["ratios"] = ratios(res)
         results[name] = res
