@@ -667,8 +667,16 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
 {
     const uint64_t *const *bb = rows->bb;
     tb_pos pos;
-    if (prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
-                bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) != FATHOM_OK)
+    /* Standard chess: well-formed pieces are enough to index (the probe
+     * checks the rest); variants have their own rules for that. */
+    int placed = rows->tb->consts.variant
+        ? prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
+                  bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) == FATHOM_OK
+        : tb_popcount(bb[0][i] | bb[1][i]) <= FATHOM_MAX_PIECES &&
+              tb_pos_pieces_from_bitboards(&pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
+                                           bb[4][i], bb[5][i], bb[6][i], bb[7][i],
+                                           rows->turn[i]);
+    if (!placed)
         return 0;
     tb_key key = tb_key_of(&pos, 0);
     const tb_entry *e = tb_lookup(rows->tb, key);
