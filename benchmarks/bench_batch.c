@@ -188,5 +188,16 @@ int main(int argc, char **argv)
     }
     printf("same %d\n", same);
     fathom_close(tb);
+    for (int k = 0; k < METHODS; k++) {
+        free(wdl[k]);
+        free(dtz[k]);
+        free(precise[k]);
+        free(status[0][k]);
+        free(status[1][k]);
+    }
+    for (int k = 0; k < 8; k++)
+        free(r.bb[k]);
+    free(r.ep);
+    free(r.turn);
     return same ? 0 : 1;
 }
