@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "fathom.h"
 
 enum { LOOP, ROW_ORDER, TABLE_ORDER, METHODS };
@@ -39,18 +40,6 @@ typedef struct measure {
     double rate[64];
 } measure;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static int read_rows(const char *path, rows *r)
 {

@@ -69,7 +69,7 @@ def build_bench_core(name: str = "bench_core") -> Path:
     BIN.mkdir(parents=True, exist_ok=True)
     exe = BIN / name
     sources = [str(BENCH / f"{name}.c")] + sorted(str(p) for p in CORE.glob("*.c"))
-    inputs = [Path(s) for s in sources] + list(CORE.glob("*.h"))
+    inputs = [Path(s) for s in sources] + list(CORE.glob("*.h")) + list(BENCH.glob("*.h"))
     if exe.exists() and exe.stat().st_mtime > max(p.stat().st_mtime for p in inputs):
         return exe
     cc = shlex.split(os.environ.get("CC", "cc"))
