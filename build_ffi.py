@@ -366,12 +366,24 @@ CDEF_BOARD_CALLS = """
 int pyfathom_board_calls_install(void);
 """
 
+CDEF_TESTS_ONLY = """
+/* ---- pyfathom/_c/raw_read.h: tests only, not the public API ------------- */
+int pyfathom_test_raw_read(const char *path, const char *name, int is_dtz,
+                           size_t count, const uint64_t *boards,
+                           const uint8_t *turns, const int8_t *wdls,
+                           int32_t *values, int8_t *stored, int8_t *status);
+"""
+
 HEADERS = ["fathom.h", "tbprobe.h", "fen.h"]
 BOARD_CALLS = os.path.join("pyfathom", "_c", "board_calls.c")
 """The per-board probes written against the CPython API (METH_FASTCALL), for
 the one call where cffi's argument conversion is most of the cost: see the
 file's comment.  Compiled into the same module; installs its functions into
 it when pyfathom._lowlevel calls pyfathom_board_calls_install()."""
+RAW_READ = os.path.join("pyfathom", "_c", "raw_read.c")
+"""One table file's stored values, straight from the decoder, for
+tests/test_beyond_five.py to compare with python-chess's table reader; no
+pyfathom module calls it."""
 
 
 def _sources(absolute: bool = False) -> list[str]:
@@ -380,6 +392,7 @@ def _sources(absolute: bool = False) -> list[str]:
     directory)."""
     paths = sorted(glob.glob(os.path.join(HERE, SRC_DIR, "*.c")))
     paths.append(os.path.join(HERE, BOARD_CALLS))
+    paths.append(os.path.join(HERE, RAW_READ))
     return paths if absolute else [os.path.relpath(p, HERE) for p in paths]
 
 
@@ -410,7 +423,7 @@ def _flags() -> tuple[list[str], list[str], list[str]]:
 
 
 ffi = cffi.FFI()
-ffi.cdef(CDEF_FATHOM + CDEF_GAME + CDEF_TBPROBE + CDEF_FEN + CDEF_BOARD_CALLS)
+ffi.cdef(CDEF_FATHOM + CDEF_GAME + CDEF_TBPROBE + CDEF_FEN + CDEF_BOARD_CALLS + CDEF_TESTS_ONLY)
 
 # Run as a script, the build happens in build/cffi (objects and all) and the
 # module is then copied into pyfathom/; under setuptools, paths are relative
@@ -419,9 +432,9 @@ _STANDALONE = __name__ == "__main__"
 _compile_args, _link_args, _libraries = _flags()
 ffi.set_source(
     "pyfathom._core",
-    "".join(f'#include "{h}"\n' for h in HEADERS) + CDEF_BOARD_CALLS,
+    "".join(f'#include "{h}"\n' for h in HEADERS) + CDEF_BOARD_CALLS + '#include "raw_read.h"\n',
     sources=_sources(absolute=_STANDALONE),
-    include_dirs=[os.path.join(HERE, SRC_DIR) if _STANDALONE else SRC_DIR],
+    include_dirs=[os.path.join(HERE, d) if _STANDALONE else d for d in (SRC_DIR, os.path.join("pyfathom", "_c"))],
     extra_compile_args=_compile_args,
     extra_link_args=_link_args,
     libraries=_libraries,

@@ -129,9 +129,11 @@ class CorruptTableError(TableFileError):
 
 
 class UnsupportedVariantError(ValueError, FathomError):
-    """A ``VariantBoard`` other than standard chess (a :exc:`ValueError`).
+    """A ``VariantBoard`` without Syzygy tables (a :exc:`ValueError`).
 
     Raised by :class:`~pyfathom.Tablebase` and
-    :func:`~pyfathom.open_tablebase`: pyfathom probes the regular tables
-    (``.rtbw``/``.rtbz``) of standard chess only.
+    :func:`~pyfathom.open_tablebase`: pyfathom probes standard chess
+    (``.rtbw``/``.rtbz``), atomic (``.atbw``/``.atbz``) and the antichess
+    family (suicide ``.stbw``/``.stbz``, giveaway and antichess
+    ``.gtbw``/``.gtbz``); other variants, such as crazyhouse, raise this.
     """

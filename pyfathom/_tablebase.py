@@ -169,9 +169,10 @@ class Tablebase:
         return self._h
 
     def _own_handle(self) -> _ll.Handle:
-        """The instance to add tables to: a new one after :meth:`close`."""
+        """The instance to add tables to: a new one after :meth:`close`, of
+        the variant :attr:`variant` names (the one place that says which)."""
         if self._h is _EMPTY:
-            h = _ll.open_handle()
+            h = _ll.open_handle(_variant_of(self.variant))
             self._pinned = _ll.pin(h)
             self._h = h
         return self._h

@@ -34,6 +34,7 @@ class Server:
         self.proc = proc
         self.base = f"http://127.0.0.1:{port}"
         self._conn: Optional[http.client.HTTPConnection] = None
+        self.log = ""  # the process's stderr, once it has stopped
 
     def request(self, method: str, path: str, body: Optional[bytes] = None,
                 headers: Optional[dict[str, str]] = None) -> tuple[int, dict[str, str], bytes]:
@@ -104,4 +105,5 @@ def serving(tables: Path, *extra: str) -> Iterator[Server]:
         if proc.stdout:
             proc.stdout.close()
         if proc.stderr:
+            server.log = proc.stderr.read().decode(errors="replace")
             proc.stderr.close()

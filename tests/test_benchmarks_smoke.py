@@ -91,3 +91,11 @@ def test_bench_batch_runs(syzygy_dir: Path) -> None:
         assert res[name]["same_answers"], (name, res[name])
         assert res[name]["wdl_batch_table_order_t1"]["median"] > 0
         assert res[name]["dtz_c_loop_t1"]["median"] > 0
+
+
+def test_bench_open_runs() -> None:
+    proc = _run("bench_open.py", "--max-pieces", "4", "--rounds", "1", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["files"] == 70
+    assert res["ratio_python_chess_over_pyfathom"]["median"] > 0

@@ -197,3 +197,35 @@ def test_explorer_page(server: Server, browser: Any, tmp_path: Path) -> None:
         "return performance.getEntriesByType('resource').map(e => new URL(e.name).host)")
     assert set(hosts) <= {f"127.0.0.1:{server.port}"}, hosts
     browser.set_window_size(1100, 900)
+
+
+def test_batch_post_from_another_origin(server: Server, browser: Any, tmp_path: Path) -> None:
+    """A page served from a second port (another origin) POSTs a JSON batch
+    with fetch(): chromium sends the CORS preflight first, and reads the
+    answer only if both carry the right headers."""
+    import functools
+    import http.server
+    import threading
+
+    (tmp_path / "page.html").write_text("<!doctype html><title>other origin</title>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        browser.get(f"http://127.0.0.1:{other.server_address[1]}/page.html")
+        fens = ["8/8/8/4k3/8/8/2Q5/K7 w - - 0 1", "not a fen"]
+        browser.set_script_timeout(30)
+        result = browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch(arguments[0] + '/standard/batch', {method: 'POST',"
+            " headers: {'Content-Type': 'application/json'}, body: JSON.stringify(arguments[1])})"
+            ".then(r => r.json().then(j => done({status: r.status, body: j})))"
+            ".catch(e => done({error: String(e)}));",
+            server.base, fens)
+    finally:
+        other.shutdown()
+        other.server_close()
+    assert "error" not in result, result
+    assert result["status"] == 200 and len(result["body"]) == 2
+    assert result["body"][0]["category"] == "win" and "error" in result["body"][1]

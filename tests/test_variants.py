@@ -223,6 +223,24 @@ def test_files_of_other_variants_are_ignored() -> None:
             assert tb.add_directory(path) == ref.add_directory(str(path))
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_close_then_add_keeps_the_variant(samples: dict[str, Any], variant: str) -> None:
+    """A variant tablebase closed and filled again stays of its variant:
+    the same files are found and its positions answer as before."""
+    by_table, _ = _variant(samples, variant)
+    path = variant_dir(variant)
+    tb = pyfathom.Tablebase(VariantBoard=BOARDS[variant])
+    found = tb.add_directory(path)
+    assert found > 0
+    table, (boards, answers) = next(iter(by_table.items()))
+    before = [tb.get_wdl(board) for board in boards]
+    tb.close()
+    assert tb.add_directory(path) == found
+    assert [tb.get_wdl(board) for board in boards] == before, table
+    assert not compare_with_oracle(tb, boards, answers)
+    tb.close()
+
+
 # --------------------------------------------------------------------------
 # python-chess's own tests (test.py of the 1.11.2 sdist).
 

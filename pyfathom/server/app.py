@@ -1,18 +1,35 @@
 """The ASGI application of ``pyfathom serve`` (Starlette).
 
-Routes:
+Routes (``VARIANT``: ``standard``, ``atomic`` or ``antichess``, as lichess):
 
-- ``GET /standard?fen=FEN``: lichess's tablebase document (JSON, or CBOR
-  with ``Accept: application/cbor``); see :mod:`pyfathom.server.lichess`.
-- ``GET /standard/mainline?fen=FEN``: the DTZ mainline; 404 when the
+- ``GET /VARIANT?fen=FEN``: lichess's tablebase document (JSON, or CBOR
+  when the ``Accept`` header ranks ``application/cbor`` higher); see
+  :mod:`pyfathom.server.lichess`.  ``dtc`` (``never``, ``auxiliary``,
+  ``always``) is accepted as lichess accepts it, and changes nothing
+  (pyfathom reads no DTC tables).  Atomic and antichess answer from the
+  tables given with ``--atomic DIR`` / ``--antichess DIR`` (404 without).
+- ``GET /VARIANT/mainline?fen=FEN``: the DTZ mainline; 404 when the
   tables cannot answer the position.
 - ``POST /standard/batch``: up to :data:`MAX_BATCH` FENs in one request (a
   JSON array of strings, ``{"fens": [...]}``, NDJSON or plain lines), one
   ``/standard`` document (plus ``fen``) or ``{"fen", "error"}`` per FEN, in
-  order.
+  order; see :mod:`pyfathom.server.batch` for its bounds.
+- ``GET /monitor``: lila-tablebase's one-line counters (answers cached,
+  cache misses) as plain text.
 - ``GET /``: the explorer page, with its script and style under
   ``/static/``; ``GET /explorer/play?fen=FEN&uci=MOVE`` gives the FEN after
   a move (the page's move maker).
+
+Answers carry ``Access-Control-Allow-Origin: *`` (preflight ``OPTIONS``
+answered on every path), ``Vary: Accept``, an ``ETag`` (``If-None-Match``
+gets a 304) and ``Cache-Control: public, max-age=86400``: they never change
+while the server runs.
+
+Probes run in worker threads, never on the event loop (the C calls
+release the GIL): at most :data:`PROBE_THREADS` at once for single
+positions and :data:`HEAVY_THREADS` for batches and mainlines, so that slow
+requests never take every thread; past :data:`MAX_WAITING` requests
+waiting for a thread, a request gets a 429 with ``Retry-After``.
 
 Every error is a JSON ``{"error": "..."}`` with a 4xx status that says what
 was wrong with the request (503 for a damaged table file, the server's
@@ -23,38 +40,55 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any, Optional
+from typing import Any, Optional, TypeVar
 
+import anyio
+import anyio.to_thread
 import chess
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 import pyfathom
-from pyfathom.server import lichess
+from pyfathom.server import lichess, web
+from pyfathom.server.batch import MAX_BATCH, MAX_BATCH_MOVES, MAX_BODY_BYTES, batch_documents, \
+    batch_fens, is_ndjson, read_body
 
-__all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BODY_BYTES",
-           "MAX_QUERY_BYTES", "ENV_TABLES", "ENV_CACHE"]
-
-MAX_BATCH = 1000
-"""Most FENs in one ``POST /standard/batch`` (413 beyond)."""
-
-MAX_BODY_BYTES = 1 << 20
-"""Largest request body accepted, 1 MiB (413 beyond)."""
+__all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
+           "MAX_BODY_BYTES", "MAX_QUERY_BYTES", "PROBE_THREADS", "HEAVY_THREADS",
+           "MAX_WAITING", "ENV_TABLES", "ENV_VARIANT_TABLES", "ENV_CACHE"]
 
 MAX_QUERY_BYTES = 2048
 """Longest query string accepted (414 beyond)."""
 
+PROBE_THREADS = 4
+"""Threads per worker process answering single positions (``GET /VARIANT``)."""
+
+HEAVY_THREADS = 2
+"""Threads per worker process for batches and mainlines: fewer than
+:data:`PROBE_THREADS`, and apart from them, so that they never hold up a
+single-position request."""
+
+SWITCH_INTERVAL = 0.0005
+"""The GIL switch interval of a worker process, in seconds (see
+:func:`app_from_environment`)."""
+
+MAX_WAITING = 256
+"""Requests per worker process that may wait for a thread; beyond, a 429."""
+
 ENV_TABLES = "PYFATHOM_SERVE_TABLES"
 """Environment variable through which ``pyfathom serve`` hands its table
 directories (joined with :data:`os.pathsep`) to each worker process."""
+
+ENV_VARIANT_TABLES = {"atomic": "PYFATHOM_SERVE_ATOMIC", "antichess": "PYFATHOM_SERVE_ANTICHESS"}
+"""The same for the variant tables (``--atomic DIR``, ``--antichess DIR``)."""
 
 ENV_CACHE = "PYFATHOM_SERVE_CACHE"
 """Environment variable: entries of each worker's answer cache (0: none)."""
@@ -63,48 +97,52 @@ DEFAULT_CACHE = 20_000
 """Default answers kept per worker (lichess's server keeps as many)."""
 
 _CBOR = "application/cbor"
+_JSON = "application/json"
 _NDJSON = "application/x-ndjson"
-_CORS = {"Access-Control-Allow-Origin": "*"}
+_DTC_MODES = ("never", "auxiliary", "always")
 _STATIC = {
     "explorer.js": "text/javascript; charset=utf-8",
     "explorer.css": "text/css; charset=utf-8",
 }
+_T = TypeVar("_T")
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=_CORS)
+def _error(status: int, message: str, headers: Optional[dict[str, str]] = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status,
+                        headers={**web.CORS_HEADERS, **(headers or {})})
 
 
-def _encode_json(document: Any) -> bytes:
+def _encode(document: Any, media: str) -> bytes:
+    if media == _CBOR:
+        import cbor2
+
+        data: bytes = cbor2.dumps(document)
+        return data
     return json.dumps(document, separators=(",", ":")).encode()
 
 
-def _encode_cbor(document: Any) -> bytes:
-    import cbor2
-
-    data: bytes = cbor2.dumps(document)
-    return data
-
-
-def _wants(request: Request, media_type: str) -> bool:
-    return media_type in request.headers.get("accept", "")
-
-
 class _AnswerCache:
-    """The last ``size`` encoded answers, keyed by (route, normalized FEN,
-    format): answers never change while the server runs."""
+    """The last ``size`` encoded answers and their ETags, keyed by (route,
+    variant, position, format): answers never change while the server
+    runs.  Used from the event loop only (no lock)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
+        self.misses = 0
+        self._entries: OrderedDict[tuple[str, ...], tuple[bytes, str]] = OrderedDict()
 
-    def get(self, key: tuple[str, str, str]) -> Optional[bytes]:
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: tuple[str, ...]) -> Optional[tuple[bytes, str]]:
         value = self._entries.get(key)
         if value is not None:
             self._entries.move_to_end(key)
+        else:
+            self.misses += 1
         return value
 
-    def put(self, key: tuple[str, str, str], value: bytes) -> None:
+    def put(self, key: tuple[str, ...], value: tuple[bytes, str]) -> None:
         if self.size <= 0:
             return
         self._entries[key] = value
@@ -112,82 +150,57 @@ class _AnswerCache:
             self._entries.popitem(last=False)
 
 
+class _Pool:
+    """A bounded set of worker threads with a bounded queue in front."""
+
+    def __init__(self, threads: int, waiting: int) -> None:
+        self.limiter = anyio.CapacityLimiter(threads)
+        self.bound = threads + waiting
+        self.busy = 0
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        if self.busy >= self.bound:
+            raise HTTPException(429, f"busy: {self.busy} requests already waiting or running; "
+                                     "retry in a second")
+        self.busy += 1
+        try:
+            return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
+        finally:
+            self.busy -= 1
+
+
+def _position_key(board: chess.Board) -> str:
+    # The move number changes no answer: left out, so that it cannot be
+    # used to step around the cache.
+    return f"{board.epd()} {board.halfmove_clock}"
+
+
 def _query_fen(request: Request) -> str:
     if len(request.scope.get("query_string", b"")) > MAX_QUERY_BYTES:
         raise HTTPException(414, f"query string longer than {MAX_QUERY_BYTES} bytes")
+    dtc = request.query_params.get("dtc")
+    if dtc is not None and dtc not in _DTC_MODES:
+        raise HTTPException(400, f"dtc must be one of {', '.join(_DTC_MODES)}, not {dtc[:20]!r}")
     fen = request.query_params.get("fen")
     if fen is None:
         raise HTTPException(400, "missing query parameter: fen (e.g. ?fen=4k3/8/4K3/8/8/8/8/7R_w_-_-_0_1)")
     return fen
 
 
-async def _read_body(request: Request) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared is not None:
-        if not declared.isdigit():
-            raise HTTPException(400, f"bad Content-Length: {declared[:40]!r}")
-        if int(declared) > MAX_BODY_BYTES:
-            raise HTTPException(413, f"body of {declared} bytes, at most {MAX_BODY_BYTES} accepted")
-    chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise HTTPException(413, f"body longer than {MAX_BODY_BYTES} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
+def _open(dirs: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.Tablebase:
+    tb = pyfathom.Tablebase(VariantBoard=VariantBoard)
+    for directory in dirs:
+        if os.path.isdir(directory):
+            tb.add_directory(str(directory))
+    return tb
 
 
-def _batch_fens(body: bytes, content_type: str) -> list[str]:
-    """The FENs of a batch body, or HTTPException(400/413)."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise HTTPException(400, f"body is not UTF-8 (byte {e.start})") from None
-    kind = content_type.split(";")[0].strip().lower()
-    items: list[Any]
-    if kind in ("application/x-ndjson", "application/jsonl", "application/json-lines"):
-        items = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                items.append(json.loads(line))
-            except ValueError as e:
-                raise HTTPException(400, f"NDJSON line {number} is not JSON: {e}") from None
-            if len(items) > MAX_BATCH:
-                break
-    elif kind == "text/plain":
-        items = [line for line in text.splitlines() if line.strip()]
-    elif kind in ("", "application/json"):
-        try:
-            parsed = json.loads(text)
-        except ValueError as e:
-            raise HTTPException(400, f"body is not JSON: {e}") from None
-        if isinstance(parsed, dict) and set(parsed) == {"fens"}:
-            parsed = parsed["fens"]
-        if not isinstance(parsed, list):
-            raise HTTPException(400, 'body must be a JSON array of FEN strings or {"fens": [...]}')
-        items = parsed
-    else:
-        raise HTTPException(415, f"unsupported Content-Type {kind!r}: use application/json, "
-                                 "application/x-ndjson or text/plain")
-    if len(items) > MAX_BATCH:
-        raise HTTPException(413, f"more than {MAX_BATCH} FENs in one batch")
-    fens = []
-    for index, item in enumerate(items):
-        if isinstance(item, dict) and set(item) == {"fen"}:
-            item = item["fen"]
-        if not isinstance(item, str):
-            raise HTTPException(400, f"item {index} is not a FEN string: {json.dumps(item)[:60]}")
-        fens.append(item)
-    return fens
-
-
-def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT_CACHE) -> Starlette:
+def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT_CACHE,
+               atomic: Sequence[str] = (), antichess: Sequence[str] = ()) -> Starlette:
     """The server over the tables in ``tables`` (directories; None: as the
     command line finds them, from ``$SYZYGY_PATH`` or the download
-    directory).
+    directory), with atomic and antichess tables from ``atomic`` and
+    ``antichess`` (none: those endpoints answer 404).
 
     :raises: :exc:`FileNotFoundError` when no table is found there.
     """
@@ -196,90 +209,86 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     dirs, _origin = table_files.table_dirs(list(tables) if tables else None)
     if not table_files.find_table_files(dirs):
         raise FileNotFoundError(f"no Syzygy tables found in {os.pathsep.join(map(str, dirs))}")
-    tb = pyfathom.Tablebase()
-    for directory in dirs:
-        if directory.is_dir():
-            tb.add_directory(str(directory))
+    tablebases: dict[str, pyfathom.Tablebase] = {"standard": _open(dirs, chess.Board)}
+    for variant, variant_dirs in (("atomic", atomic), ("antichess", antichess)):
+        if variant_dirs:
+            tablebases[variant] = _open(variant_dirs, lichess.VARIANTS[variant])
+    tb = tablebases["standard"]
     cache = _AnswerCache(cache_size)
+    light, heavy = _Pool(PROBE_THREADS, MAX_WAITING), _Pool(HEAVY_THREADS, MAX_WAITING)
     static = {name: resources.files("pyfathom.server").joinpath("static").joinpath(name).read_bytes()
               for name in (*_STATIC, "index.html")}
 
-    def render(route: str, fen_text: str, fmt: str) -> bytes:
-        board = lichess.parse_fen(fen_text)
-        key = (route, board.fen(), fmt)
-        cached = cache.get(key)
-        if cached is not None:
-            return cached
+    def render(route: str, variant: str, board: chess.Board, media: str) -> tuple[bytes, str]:
+        base = tablebases[variant]
         if route == "mainline":
-            document = lichess.mainline_document(tb, board)
+            document = lichess.mainline_document(base, board)
         else:
-            document = lichess.probe_document(tb, board)
-        data = _encode_cbor(document) if fmt == "cbor" else _encode_json(document)
-        cache.put(key, data)
-        return data
+            document = lichess.probe_document(base, board)
+        data = _encode(document, media)
+        return data, web.etag_of(data)
 
-    def respond(request: Request, route: str) -> Response:
+    async def respond(request: Request, route: str) -> Response:
+        variant = request.path_params["variant"]
+        if variant not in lichess.VARIANTS:
+            return _error(404, f"no such endpoint: {request.url.path[:100]} (variants: "
+                               f"{', '.join(lichess.VARIANTS)})")
+        if variant not in tablebases:
+            return _error(404, f"no {variant} tables: start pyfathom serve with --{variant} DIR")
         fen = _query_fen(request)
-        fmt = "cbor" if _wants(request, _CBOR) else "json"
+        media = web.negotiate(request.headers.get("accept", ""), (_JSON, _CBOR))
         try:
-            data = render(route, fen, fmt)
+            board = lichess.parse_fen(fen, variant)
+            key = (route, variant, _position_key(board), media)
+            answer = cache.get(key)
+            if answer is None:
+                pool = heavy if route == "mainline" else light
+                answer = await pool.run(render, route, variant, board, media)
+                cache.put(key, answer)
         except lichess.BadRequest as e:
             return _error(400, str(e))
         except lichess.NotInTables as e:
             return _error(404, str(e))
         except OSError as e:  # CorruptTableError, or a file that cannot be mapped
             return _error(503, f"table file error: {e}")
-        media = _CBOR if fmt == "cbor" else "application/json"
-        return Response(data, media_type=media, headers=_CORS)
+        data, etag = answer
+        headers = web.answer_headers(etag)
+        if web.not_modified(request.headers.get("if-none-match", ""), etag):
+            return Response(status_code=304, headers=headers)
+        return Response(data, media_type=media, headers=headers)
 
-    async def standard(request: Request) -> Response:
-        return respond(request, "standard")
+    async def probe(request: Request) -> Response:
+        return await respond(request, "standard")
 
     async def mainline(request: Request) -> Response:
-        return respond(request, "mainline")
+        return await respond(request, "mainline")
 
-    def batch_documents(fens: list[str]) -> list[dict[str, Any]]:
-        # Every good FEN is answered from one batch probe
-        # (lichess.probe_documents); a board whose probes met a damaged
-        # table file is asked again of the per-board path, whose error
-        # names the file (as GET /standard's 503 does).
-        parsed: list[chess.Board | str] = []  # a board, or why the FEN is bad
-        for fen in fens:
-            try:
-                parsed.append(lichess.parse_fen(fen))
-            except lichess.BadRequest as e:
-                parsed.append(str(e))
-        answers = iter(lichess.probe_documents(
-            tb, [item for item in parsed if isinstance(item, chess.Board)]))
-        out: list[dict[str, Any]] = []
-        for fen, item in zip(fens, parsed):
-            if isinstance(item, str):
-                out.append({"fen": fen, "error": item})
-                continue
-            answer = next(answers)
-            if answer is None:
-                try:
-                    answer = lichess.probe_document(tb, item)
-                except OSError as e:
-                    out.append({"fen": fen, "error": f"table file error: {e}"})
-                    continue
-            document = {"fen": item.fen()}
-            document.update(answer)
-            out.append(document)
-        return out
+    async def slash(request: Request) -> Response:
+        # /standard/ -> /standard: a relative Location, never built from
+        # the Host header (which the client chooses).
+        query = request.scope.get("query_string", b"").decode("latin-1")
+        location = "/" + request.path_params["variant"] + ("?" + query if query else "")
+        return Response(status_code=307, headers={**web.CORS_HEADERS, "Location": location})
+
+    def batch_answer(body: bytes, content_type: str, media: str) -> bytes:
+        # Parsed and encoded in the worker thread too: 1 MiB of JSON in and
+        # 10 MB out would hold the event loop for tens of milliseconds.
+        documents = batch_documents(tb, batch_fens(body, content_type))
+        if media == _NDJSON:
+            return b"".join(_encode(d, _JSON) + b"\n" for d in documents)
+        return _encode(documents, media)
 
     async def batch(request: Request) -> Response:
         content_type = request.headers.get("content-type", "")
-        body = await _read_body(request)
-        fens = _batch_fens(body, content_type)
-        documents = await run_in_threadpool(batch_documents, fens)
-        if _wants(request, _CBOR):
-            return Response(_encode_cbor(documents), media_type=_CBOR, headers=_CORS)
-        if _wants(request, _NDJSON) or content_type.lower().startswith(
-                ("application/x-ndjson", "application/jsonl")):
-            lines = b"".join(_encode_json(d) + b"\n" for d in documents)
-            return Response(lines, media_type=_NDJSON, headers=_CORS)
-        return Response(_encode_json(documents), media_type="application/json", headers=_CORS)
+        body = await read_body(request)
+        offered = (_NDJSON, _JSON, _CBOR) if is_ndjson(content_type) else (_JSON, _CBOR, _NDJSON)
+        media = web.negotiate(request.headers.get("accept", ""), offered)
+        data = await heavy.run(batch_answer, body, content_type, media)
+        return Response(data, media_type=media, headers={**web.CORS_HEADERS, "Vary": "Accept"})
+
+    async def monitor(request: Request) -> Response:
+        return PlainTextResponse(f"tablebase cache={len(cache)}u,cache_miss={cache.misses}u",
+                                 headers=web.CORS_HEADERS)
 
     async def play(request: Request) -> Response:
         fen = _query_fen(request)
@@ -296,7 +305,7 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
             return _error(400, f"illegal move {uci} in {board.fen()}")
         san = board.san(move)
         board.push(move)
-        return JSONResponse({"fen": board.fen(), "san": san}, headers=_CORS)
+        return JSONResponse({"fen": board.fen(), "san": san}, headers=web.CORS_HEADERS)
 
     async def page(request: Request) -> Response:
         return Response(static["index.html"], media_type="text/html; charset=utf-8")
@@ -313,7 +322,8 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         message = exc.detail if exc.status_code != 404 else f"no such endpoint: {request.url.path[:100]}"
         if exc.status_code == 405:
             message = f"method {request.method} not allowed on {request.url.path[:100]}"
-        return _error(exc.status_code, str(message))
+        extra = {"Retry-After": "1"} if exc.status_code == 429 else None
+        return _error(exc.status_code, str(message), extra)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         # Reached only by a bug: still JSON, never a traceback.
@@ -324,27 +334,43 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         try:
             yield
         finally:
-            tb.close()
+            for base in tablebases.values():
+                base.close()
 
     routes = [
         Route("/", page),
         Route("/static/{name}", asset),
-        Route("/standard", standard),
-        Route("/standard/mainline", mainline),
+        Route("/monitor", monitor),
         Route("/standard/batch", batch, methods=["POST"]),
         Route("/explorer/play", play),
+        Route("/{variant}", probe),
+        Route("/{variant}/", slash),
+        Route("/{variant}/mainline", mainline),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.router.redirect_slashes = False  # its redirects build the Location from Host
+    app.add_middleware(web.CorsMiddleware)
     app.state.tablebase = tb
+    app.state.tablebases = tablebases
     return app
 
 
 def app_from_environment() -> Starlette:
     """The app of one worker process of ``pyfathom serve`` (uvicorn's
-    factory): tables and cache size from :data:`ENV_TABLES` and
-    :data:`ENV_CACHE`."""
-    tables = [p for p in os.environ.get(ENV_TABLES, "").split(os.pathsep) if p]
+    factory): tables and cache size from :data:`ENV_TABLES`,
+    :data:`ENV_VARIANT_TABLES` and :data:`ENV_CACHE`."""
+
+    def dirs(name: str) -> list[str]:
+        return [p for p in os.environ.get(name, "").split(os.pathsep) if p]
+
+    # A batch or mainline thread assembles its documents in Python, holding
+    # the GIL: a shorter switch interval (5 ms by default) lets the event
+    # loop answer cheap requests between its slices.  This process is a
+    # server worker, nothing else runs in it.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     cache = int(os.environ.get(ENV_CACHE, str(DEFAULT_CACHE)))
-    return create_app(tables or None, cache_size=cache)
+    return create_app(dirs(ENV_TABLES) or None, cache_size=cache,
+                      atomic=dirs(ENV_VARIANT_TABLES["atomic"]),
+                      antichess=dirs(ENV_VARIANT_TABLES["antichess"]))

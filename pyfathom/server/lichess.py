@@ -23,14 +23,16 @@ its server (lila-tablebase):
   makes every decisive result a cursed win or a blessed loss.
 - Each move carries the fields of the position after it, from the point of
   view of the side to move there (a winning move has category ``loss``),
-  judged with the clock the move leaves.  Moves are sorted best first:
-  by category (``loss``, ``unknown``, ``syzygy-loss``, ``maybe-loss``,
-  ``blessed-loss``, ``draw``, ``cursed-win``, ``maybe-win``, ``syzygy-win``,
-  ``win``: an unknown move ranks just above a losing one), then mates first,
-  stalemates and dead positions next, then zeroing moves and captures first
-  when winning and last when losing, then by DTZ (quickest win, longest
-  resistance), then by the captured and promoted piece (queen first).  Ties
-  keep python-chess's move generation order.
+  judged with the clock the move leaves, plus ``conversion`` (a capture or
+  a promotion).  Moves are sorted best first as lila-tablebase sorts them
+  (:func:`_move_sort_key`): by category (``loss``, ``unknown``,
+  ``syzygy-loss``, ``maybe-loss``, ``blessed-loss``, ``draw``,
+  ``cursed-win``, ``maybe-win``, ``syzygy-win``, ``win``: an unknown move
+  ranks just above a losing one), then mates and variant ends first,
+  stalemates and dead positions next, then conversions and then other
+  zeroing moves first when winning or drawing and last when losing, then
+  by DTZ (quickest win, longest resistance), then by the captured and
+  promoted piece (queen first).  Ties keep python-chess's generation order.
 - The position's own ``category`` is the opposite of its best move's (so
   a won position whose best move is a sure win is ``win`` even when the
   rounding alone would leave it ambiguous); without moves, it is judged
@@ -38,7 +40,12 @@ its server (lila-tablebase):
 - ``dtz`` is the stored DTZ50'' (python-chess's number, possibly rounded),
   ``precise_dtz`` the same number where the table stores it exactly, else
   null; both null where the tables cannot answer.  ``dtm``, ``dtc`` and
-  ``dtw`` (Gaviota, DTC and antichess tables) are always null.
+  ``dtw`` (lichess's DTM, DTC and antichess DTW tables, which pyfathom
+  does not read) are always null.
+- Atomic and antichess boards (:data:`VARIANTS`) follow python-chess's
+  rules of that variant for moves, SAN and the game's end;
+  ``variant_win`` / ``variant_loss`` say the variant ended the game (an
+  exploded king, a side without pieces), and rank before the probe.
 
 >>> import pyfathom
 >>> with pyfathom.open_tablebase(TABLES) as tb:
@@ -49,16 +56,20 @@ its server (lila-tablebase):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, Optional
+from collections.abc import Sequence
+from typing import Any, Optional
 
 import chess
+import chess.variant
 
 import pyfathom
+from pyfathom.server.moves import Child, children as _children
 
 __all__ = [
     "CATEGORIES",
     "MAX_FEN_LENGTH",
+    "MAX_CLOCK",
+    "VARIANTS",
     "BadRequest",
     "NotInTables",
     "category",
@@ -93,6 +104,18 @@ _RESOLVE = (
 MAX_FEN_LENGTH = 256
 """Longest FEN accepted (a FEN of a legal position is under 100 characters)."""
 
+MAX_CLOCK = 2**32 - 1
+"""Largest halfmove clock and move number accepted: lila-tablebase's FEN
+parser holds them in 32 bits and refuses larger ones."""
+
+VARIANTS: dict[str, type[chess.Board]] = {
+    "standard": chess.Board,
+    "atomic": chess.variant.AtomicBoard,
+    "antichess": chess.variant.AntichessBoard,
+}
+"""The variants lichess serves, by the first segment of their endpoints,
+and python-chess's board of each."""
+
 # Flags python-chess reports that lichess tolerates: it drops castling rights
 # without their king and rook and an en-passant square no double push made,
 # and accepts checks that no last move could have given.
@@ -117,8 +140,9 @@ def negate(name: str) -> str:
     return _OPPOSITE[name]
 
 
-def parse_fen(text: str) -> chess.Board:
-    """The board of a query's FEN (underscores stand for spaces).
+def parse_fen(text: str, variant: str = "standard") -> chess.Board:
+    """The board of a query's FEN (underscores stand for spaces), of the
+    python-chess board class of ``variant`` (a key of :data:`VARIANTS`).
 
     Missing trailing fields take their usual defaults (white to move, no
     castling, no en passant, clocks 0 and 1).  As lichess does, castling
@@ -132,8 +156,11 @@ def parse_fen(text: str) -> chess.Board:
     ...
     pyfathom.server.lichess.BadRequest: illegal position (opposite check): 8/8/8/8/8/8/2Rk4/1K6 w - - 0 1
 
+    A halfmove clock or move number past :data:`MAX_CLOCK` is refused (as
+    lichess refuses numbers its parser cannot hold).
+
     :raises: :class:`BadRequest` for an empty, over-long or malformed FEN,
-        or an illegal position.
+        a clock past :data:`MAX_CLOCK`, or an illegal position.
     """
     fen = " ".join(text.replace("_", " ").split())
     if not fen:
@@ -143,9 +170,12 @@ def parse_fen(text: str) -> chess.Board:
     if not fen.isprintable() or not fen.isascii():
         raise BadRequest(f"fen has characters a FEN cannot contain: {fen!r}")
     try:
-        board = chess.Board(fen)
+        board = VARIANTS[variant](fen)
     except ValueError as e:
         raise BadRequest(f"invalid fen {fen!r}: {e}") from None
+    if board.halfmove_clock > MAX_CLOCK or board.fullmove_number > MAX_CLOCK:
+        raise BadRequest(f"invalid fen {fen!r}: halfmove clock and move number must be at most "
+                         f"{MAX_CLOCK}")
     if board.castling_rights:
         board.castling_rights = board.clean_castling_rights()
     status = board.status()
@@ -161,14 +191,17 @@ def parse_fen(text: str) -> chess.Board:
 
 
 def category(dtz: Optional[int], precise: bool, *, checkmate: bool, drawn: bool,
-             halfmoves: int, halfmoves_before: int) -> str:
+             halfmoves: int, halfmoves_before: int, variant_win: bool = False,
+             variant_loss: bool = False) -> str:
     """The lichess category of a position for its side to move.
 
     ``dtz`` and ``precise``: the position's probe (``dtz`` None when the
     tables cannot answer); ``drawn``: stalemate or insufficient material;
     ``halfmoves``: its halfmove clock; ``halfmoves_before``: the clock of the
     position before (for a move: the root's clock; for the root itself: its
-    clock minus one).
+    clock minus one); ``variant_win`` / ``variant_loss``: the variant's own
+    end (atomic's exploded king, antichess's empty side), which outranks a
+    draw and the probe, as in lichess.
 
     >>> category(60, True, checkmate=False, drawn=False, halfmoves=40, halfmoves_before=39)
     'win'
@@ -179,9 +212,11 @@ def category(dtz: Optional[int], precise: bool, *, checkmate: bool, drawn: bool,
     >>> category(-60, False, checkmate=False, drawn=False, halfmoves=39, halfmoves_before=38)
     'loss'
     """
-    if drawn or dtz == 0:
+    if variant_win:
+        return "win" if halfmoves_before < 100 else "cursed-win"
+    if not variant_loss and (drawn or dtz == 0):
         return "draw"
-    if checkmate:
+    if checkmate or variant_loss:
         return "loss" if halfmoves_before < 100 else "blessed-loss"
     if dtz is None:
         return "unknown"
@@ -213,48 +248,9 @@ def _probe(tb: pyfathom.Tablebase, board: chess.Board) -> tuple[Optional[int], b
     return probe.dtz, probe.dtz_precise
 
 
-_PIECE_LETTERS = " PNBRQK"
-_BB_SQUARES = chess.BB_SQUARES
-
-
-def _san(board: chess.Board, move: chess.Move, piece: int, capture: bool,
-         rivals: list[int], check: bool, mate: bool) -> str:
-    """SAN of a legal ``move`` of a ``piece`` (as python-chess writes it),
-    given the squares of the other pieces of that type that can reach the
-    same square, and whether the move checks or mates: this reuses the move
-    generation the caller already made."""
-    suffix = "#" if mate else "+" if check else ""
-    to_name = chess.SQUARE_NAMES[move.to_square]
-    if piece == chess.PAWN:
-        text = (chess.FILE_NAMES[chess.square_file(move.from_square)] + "x" if capture else "")
-        text += to_name
-        if move.promotion:
-            text += "=" + _PIECE_LETTERS[move.promotion]
-        return text + suffix
-    if piece == chess.KING and board.castling_rights and board.is_castling(move):
-        side = "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) \
-            else "O-O-O"
-        return side + suffix
-    text = _PIECE_LETTERS[piece]
-    if rivals:
-        file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
-        same_file = any(chess.square_file(s) == file for s in rivals)
-        same_rank = any(chess.square_rank(s) == rank for s in rivals)
-        if same_rank or not same_file:
-            text += chess.FILE_NAMES[file]
-        if same_file:
-            text += chess.RANK_NAMES[rank]
-    return text + ("x" if capture else "") + to_name + suffix
-
-
-def _has_legal_move(board: chess.Board) -> bool:
-    for _ in board.generate_legal_moves():
-        return True
-    return False
-
-
 def _info(dtz: Optional[int], precise: bool, checkmate: bool, stalemate: bool,
-          insufficient: bool) -> dict[str, Any]:
+          insufficient: bool, variant_win: bool = False,
+          variant_loss: bool = False) -> dict[str, Any]:
     return {
         "dtz": dtz,
         "precise_dtz": dtz if precise else None,
@@ -263,25 +259,10 @@ def _info(dtz: Optional[int], precise: bool, checkmate: bool, stalemate: bool,
         "dtw": None,
         "checkmate": checkmate,
         "stalemate": stalemate,
-        "variant_win": False,
-        "variant_loss": False,
+        "variant_win": variant_win,
+        "variant_loss": variant_loss,
         "insufficient_material": insufficient,
     }
-
-
-class _Child(NamedTuple):
-    """A legal move and what the document says of the position after it,
-    all but the probe (which the caller makes now or collects for later)."""
-
-    move: chess.Move
-    order: int                 # in python-chess's generation order (the last sort key)
-    san: str
-    zeroing: bool
-    captured: Optional[int]    # piece type taken, en passant included
-    checkmate: bool
-    stalemate: bool
-    insufficient: bool
-    clock: int                 # the halfmove clock the move leaves
 
 
 _ProbeResult = tuple[Optional[int], bool]
@@ -289,55 +270,32 @@ _ProbeResult = tuple[Optional[int], bool]
 answer it."""
 
 
-def _children(board: chess.Board, visit: Callable[[chess.Board], None]) -> list[_Child]:
-    """Every legal move of ``board`` with its facts, in generation order.
-
-    ``visit`` is called once per move, in the same order, with the move
-    pushed on ``board`` (so with the position after it): the one place a
-    caller probes that position, or collects it for a batch probe.
-    ``board`` is left as it was."""
-    legal = list(board.generate_legal_moves())
-    them = board.occupied_co[not board.turn]
-    ep_square = board.ep_square
-    piece_type_at = board.piece_type_at
-    # Which pieces of a type reach each square (for SAN's disambiguation).
-    reaching: dict[tuple[int, int], list[int]] = {}
-    pieces = []
-    for move in legal:
-        piece = piece_type_at(move.from_square) or 0
-        pieces.append(piece)
-        if piece != chess.PAWN and piece != chess.KING:
-            reaching.setdefault((move.to_square, piece), []).append(move.from_square)
-    children = []
-    for index, move in enumerate(legal):
-        piece = pieces[index]
-        to_square = move.to_square
-        if them & _BB_SQUARES[to_square]:
-            captured = piece_type_at(to_square)
-        elif piece == chess.PAWN and to_square == ep_square \
-                and chess.square_file(to_square) != chess.square_file(move.from_square):
-            captured = chess.PAWN
-        else:
-            captured = None
-        board.push(move)
-        try:
-            check = board.is_check()
-            moves_left = _has_legal_move(board)
-            insufficient = board.is_insufficient_material()
-            clock = board.halfmove_clock
-            visit(board)
-        finally:
-            board.pop()
-        mate = check and not moves_left
-        rivals = [s for s in reaching.get((to_square, piece), ()) if s != move.from_square]
-        children.append(_Child(
-            move, index, _san(board, move, piece, captured is not None, rivals, check, mate),
-            piece == chess.PAWN or captured is not None, captured, mate,
-            not check and not moves_left, insufficient, clock))
-    return children
+_POSITIVE = frozenset(("cursed-win", "maybe-win", "syzygy-win", "win"))
 
 
-def _document(board: chess.Board, children: list[_Child], child_probes: Sequence[_ProbeResult],
+def _move_sort_key(child: Child, cat: str, dtz: Optional[int]) -> tuple[Any, ...]:
+    """lila-tablebase's order of moves, best first (``cat``, ``dtz``: the
+    position after the move, for the side to move there): by category;
+    mates and variant ends first; stalemates and dead positions next; when
+    the mover wins or draws, conversions (captures, promotions) first, then
+    other zeroing moves; when losing, both last; then the quickest win or
+    the longest resistance; then the piece taken and the piece promoted to,
+    queen first; ties keep python-chess's generation order."""
+    mover_loses = cat in _POSITIVE
+    return (
+        _RANK[cat],
+        (not child.checkmate, not child.variant_loss, child.variant_win),
+        (not child.stalemate, not child.insufficient),
+        child.conversion if mover_loses else not child.conversion,
+        child.zeroing if mover_loses else not child.zeroing,
+        (0, 0) if dtz is None else (1, -dtz),
+        -(child.captured or 0),
+        -(child.move.promotion or 0),
+        child.order,
+    )
+
+
+def _document(board: chess.Board, children: list[Child], child_probes: Sequence[_ProbeResult],
               own_probe: _ProbeResult) -> dict[str, Any]:
     """The ``GET /standard`` document of ``board`` from its moves' facts
     (:func:`_children`), the probe of the position after each move (same
@@ -347,53 +305,36 @@ def _document(board: chess.Board, children: list[_Child], child_probes: Sequence
     for child, (dtz, precise) in zip(children, child_probes):
         mate, stalemate, insufficient = child.checkmate, child.stalemate, child.insufficient
         cat = category(dtz, precise, checkmate=mate, drawn=stalemate or insufficient,
-                       halfmoves=child.clock, halfmoves_before=halfmoves)
-        entry = {
-            "uci": child.move.uci(),
-            "san": child.san,
-            "zeroing": child.zeroing,
-            "dtz": dtz,
-            "precise_dtz": dtz if precise else None,
-            "dtm": None,
-            "dtc": None,
-            "dtw": None,
-            "checkmate": mate,
-            "stalemate": stalemate,
-            "variant_win": False,
-            "variant_loss": False,
-            "insufficient_material": insufficient,
-            "category": cat,
-        }
-        child_wins = dtz is not None and dtz > 0
-        key = (
-            _RANK[cat],
-            not mate,
-            (not stalemate, not insufficient),
-            child.zeroing != (not child_wins),
-            (child.captured is not None) != (not child_wins),
-            (0, 0) if dtz is None else (1, -dtz),
-            -(child.captured or 0),
-            -(child.move.promotion or 0),
-            child.order,
-        )
-        rows.append((key, entry))
+                       halfmoves=child.clock, halfmoves_before=halfmoves,
+                       variant_win=child.variant_win, variant_loss=child.variant_loss)
+        entry = {"uci": child.move.uci(), "san": child.san, "zeroing": child.zeroing,
+                 "conversion": child.conversion}
+        entry.update(_info(dtz, precise, mate, stalemate, insufficient,
+                           child.variant_win, child.variant_loss))
+        entry["category"] = cat
+        rows.append((_move_sort_key(child, cat, dtz), entry))
     rows.sort(key=lambda row: row[0])
     moves = [entry for _, entry in rows]
 
-    check = board.is_check()
-    mate = check and not children
-    stalemate = not check and not children
+    if type(board) is chess.Board:  # the moves are already known: no second generation
+        check = board.is_check()
+        mate, stalemate = check and not children, not check and not children
+        variant_win = variant_loss = False
+    else:
+        mate, stalemate = board.is_checkmate(), board.is_stalemate()
+        variant_win, variant_loss = board.is_variant_win(), board.is_variant_loss()
     insufficient = board.is_insufficient_material()
     dtz, precise = own_probe
     own = category(dtz, precise, checkmate=mate, drawn=stalemate or insufficient,
-                   halfmoves=halfmoves, halfmoves_before=max(halfmoves - 1, 0))
+                   halfmoves=halfmoves, halfmoves_before=max(halfmoves - 1, 0),
+                   variant_win=variant_win, variant_loss=variant_loss)
     for known, ambiguous, resolved in _RESOLVE:
         if own == known:
             for entry in moves:
                 if entry["category"] not in ambiguous:
                     break
                 entry["category"] = resolved
-    document = _info(dtz, precise, mate, stalemate, insufficient)
+    document = _info(dtz, precise, mate, stalemate, insufficient, variant_win, variant_loss)
     document["category"] = negate(moves[0]["category"]) if moves else own
     document["moves"] = moves
     return document
@@ -504,7 +445,7 @@ def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, A
     until the halfmove clock reaches 100, where the draw is claimed; a drawn
     position has an empty line.  Each step gives the DTZ of the position
     after the move, for the side to move there.  ``winner`` is ``"w"`` or
-    ``"b"`` when the line ends in mate, else null.
+    ``"b"`` when the line ends in mate (or the variant's own win), else null.
 
     :raises: :class:`NotInTables` when the tables cannot answer the
         position; :class:`~pyfathom.CorruptTableError` for a damaged table.
@@ -516,7 +457,13 @@ def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, A
     position = board.copy(stack=False)
     if dtz != 0:
         while position.halfmove_clock < 100:
-            best = tb.probe_root(position).best_move
+            try:
+                best = tb.probe_root(position).best_move
+            except (KeyError, pyfathom.InvalidPositionError) as e:
+                # A move into a table that is missing (or has its WDL file
+                # only): lila answers such a root with a 404 as well.
+                raise NotInTables(f"a table is missing for a move of {position.fen()}: {e}") \
+                    from None
             if best is None:
                 break
             san = position.san(best)
@@ -526,8 +473,7 @@ def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, A
                 raise NotInTables(f"a table is missing for {position.fen()}")
             line.append({"uci": best.uci(), "san": san, "dtz": step_dtz,
                          "precise_dtz": step_dtz if step_precise else None})
-    winner = None
-    if position.is_checkmate():
-        winner = "b" if position.turn == chess.WHITE else "w"
+    outcome = position.outcome()  # a mate, or a variant's own end
+    winner = None if outcome is None or outcome.winner is None else "wb"[not outcome.winner]
     return {"dtz": dtz, "precise_dtz": dtz if precise else None, "mainline": line,
             "winner": winner}

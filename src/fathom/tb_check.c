@@ -193,24 +193,41 @@ int fathom_check_table(const char *path, fathom_check_result *result)
                  "not a Syzygy table name (like KRPvKR.rtbw or KRPvKR.rtbz)");
         return FATHOM_ERR_ARGUMENT;
     }
-    tb_consts *c = (tb_consts *)malloc(sizeof *c);
-    tb_table *t = (tb_table *)malloc(sizeof *t);
-    if (!c || !t) {
-        free(c);
-        free(t);
-        return FATHOM_ERR_NO_MEMORY;
-    }
-    tb_consts_init(c);
-    int status = tb_table_open(t, path, NULL, 0, &mat, is_dtz, c);
+    tb_lone_table *lone;
+    int status = tb_lone_table_open(path, &mat, is_dtz, &lone);
     if (status == FATHOM_OK) {
+        const tb_table *t = &lone->table;
         int streams = t->files * t->sides;
         for (int i = 0; i < streams && status == FATHOM_OK; i++)
             status = check_stream(&t->enc[i].pairs, &t->map, t->enc[i].size, result);
-        tb_table_close(t);
+        tb_lone_table_close(lone);
     } else {
         snprintf(result->what, sizeof result->what, "%s", fathom_strerror(status));
     }
-    free(c);
-    free(t);
     return status;
+}
+
+int tb_lone_table_open(const char *path, const tb_material *mat, int is_dtz,
+                       tb_lone_table **out)
+{
+    *out = NULL;
+    tb_lone_table *lone = (tb_lone_table *)malloc(sizeof *lone);
+    if (!lone)
+        return FATHOM_ERR_NO_MEMORY;
+    tb_consts_init(&lone->consts);
+    int status = tb_table_open(&lone->table, path, NULL, 0, mat, is_dtz, &lone->consts);
+    if (status != FATHOM_OK) {
+        free(lone);
+        return status;
+    }
+    *out = lone;
+    return FATHOM_OK;
+}
+
+void tb_lone_table_close(tb_lone_table *lone)
+{
+    if (!lone)
+        return;
+    tb_table_close(&lone->table);
+    free(lone);
 }

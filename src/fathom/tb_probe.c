@@ -651,6 +651,11 @@ void tb_batch_probe_row(const tb_batch_rows *rows, size_t i, tb_block_memo *memo
         status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
                               bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i],
                               &value, &precise);
+        /* Past int16 only a damaged table goes (real DTZ stays under 2,100
+         * plies; a file's 16-bit maps allow 131,070): fail the row, never
+         * wrap it into another valid-looking DTZ. */
+        if (status == FATHOM_OK && (value > INT16_MAX || value <= FATHOM_BATCH_DTZ_FAILED))
+            status = FATHOM_ERR_CORRUPT;
         rows->dtz_out[i] = status == FATHOM_OK ? (int16_t)value
                                                : (int16_t)FATHOM_BATCH_DTZ_FAILED;
         if (rows->precise_out)

@@ -196,6 +196,20 @@ TB_INTERNAL int tb_table_open(tb_table *t, const char *path, const void *data, s
 TB_INTERNAL void tb_table_close(tb_table *t);
 
 /*
+ * One table file opened on its own, with its own index constants (for
+ * fathom_check_table and the tests' raw reads, not for probes, which share
+ * an instance's).  tb_lone_table_open: *out NULL on failure.  RETURN: as
+ * tb_table_open.  tb_lone_table_close accepts NULL.  In tb_check.c.
+ */
+typedef struct tb_lone_table {
+    tb_consts consts;
+    tb_table table;
+} tb_lone_table;
+TB_INTERNAL int tb_lone_table_open(const char *path, const tb_material *mat, int is_dtz,
+                                   tb_lone_table **out);
+TB_INTERNAL void tb_lone_table_close(tb_lone_table *lone);
+
+/*
  * A batch's memo of where its decoding stopped, one slot per stream (a
  * stream takes the slot its address hashes to; another stream hashing
  * there takes it over).  A slot holds the decoder's state at the code
