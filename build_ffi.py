@@ -159,6 +159,11 @@ typedef struct fathom_check_result {
 
 int fathom_check_table(const char *path, fathom_check_result *result);
 
+#define FATHOM_BATCH_ROW_ORDER ...
+int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[8],
+                       const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
+                       int16_t *dtz_out, uint8_t *precise_out, uint8_t *status_out,
+                       unsigned threads, unsigned flags);
 int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *black, const uint64_t *kings,
                            const uint64_t *queens, const uint64_t *rooks,

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "fathom.h"
 
 typedef struct row {
@@ -38,18 +39,6 @@ typedef struct row {
     int turn;
 } row;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Kinds of probe loop() makes: one call per position. */
 enum { PROBE_WDL, PROBE_DTZ, PROBE_ROOT, PROBE_KINDS };

@@ -63,13 +63,13 @@ def read_fens(path: Path) -> list[str]:
         return [line.split(" ; ", 1)[1].strip() for line in f if " ; " in line]
 
 
-def build_bench_core() -> Path:
-    """Compile benchmarks/bench_core.c with the core (cc -O2), unless the
+def build_bench_core(name: str = "bench_core") -> Path:
+    """Compile benchmarks/NAME.c with the core (cc -O2), unless the
     binary is newer than every source."""
     BIN.mkdir(parents=True, exist_ok=True)
-    exe = BIN / "bench_core"
-    sources = [str(BENCH / "bench_core.c")] + sorted(str(p) for p in CORE.glob("*.c"))
-    inputs = [Path(s) for s in sources] + list(CORE.glob("*.h"))
+    exe = BIN / name
+    sources = [str(BENCH / f"{name}.c")] + sorted(str(p) for p in CORE.glob("*.c"))
+    inputs = [Path(s) for s in sources] + list(CORE.glob("*.h")) + list(BENCH.glob("*.h"))
     if exe.exists() and exe.stat().st_mtime > max(p.stat().st_mtime for p in inputs):
         return exe
     cc = shlex.split(os.environ.get("CC", "cc"))

@@ -93,11 +93,8 @@ def _probe(handle: _ll.Handle, masks: Sequence[npt.NDArray[np.uint64]],
     status_out = _output_array("status", status, len(out))
     precise_out = _output_array("precise", precise, len(out))
     if len(out):
-        if dtz:
-            _ll.probe_dtz_batch(handle, masks, ep, turn, out, _threads(threads), status_out,
-                                precise_out)
-        else:
-            _ll.probe_wdl_batch(handle, masks, ep, turn, out, _threads(threads), status_out)
+        _ll.probe_batch(handle, masks, ep, turn, out, _threads(threads), status_out,
+                        precise_out if dtz else None)
     return out, status_out, precise_out
 
 

@@ -20,7 +20,8 @@ learn which table or file the error is about.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn, Optional, Sequence
+from typing import (TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn, Optional, Sequence,
+                    Union)
 
 from pyfathom._errors import (
     CastlingRightsError,
@@ -375,38 +376,26 @@ def _optional_u8_output(status: Optional[U8Array]) -> Any:
                                                        require_writable=True)
 
 
-def probe_wdl_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
-                    turn: U8Array, out: npt.NDArray[np.int8], threads: int,
-                    status: Optional[U8Array] = None) -> None:
-    """``fathom_probe_wdl_batch`` over C-contiguous arrays (no copies):
-    ``masks`` are white, black, kings, queens, rooks, bishops, knights, pawns;
-    ``status`` (None or as long as ``out``) receives each row's status."""
-    m = [ffi.from_buffer("const uint64_t[]", a) for a in masks]
-    check(lib.fathom_probe_wdl_batch(
-        handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
-        ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
-        ffi.from_buffer("int8_t[]", out, require_writable=True), _optional_u8_output(status),
-        threads),
-        "batch WDL probe")
-
-
-def probe_dtz_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array,
-                    turn: U8Array, out: npt.NDArray[np.int16], threads: int,
-                    status: Optional[U8Array] = None,
-                    precise: Optional[U8Array] = None) -> None:
-    """``fathom_probe_dtz_batch``, as :func:`probe_wdl_batch`; with
-    ``precise`` (as long as ``out``), ``fathom_probe_dtz_batch_precise``,
-    which also writes each row's DTZ precise flag there."""
-    m = [ffi.from_buffer("const uint64_t[]", a) for a in masks]
-    args = (handle, len(out), m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
-            ffi.from_buffer("const uint8_t[]", ep), ffi.from_buffer("const uint8_t[]", turn),
-            ffi.from_buffer("int16_t[]", out, require_writable=True))
-    if precise is None:
-        result = lib.fathom_probe_dtz_batch(*args, _optional_u8_output(status), threads)
-    else:
-        result = lib.fathom_probe_dtz_batch_precise(*args, _optional_u8_output(precise),
-                                                    _optional_u8_output(status), threads)
-    check(result, "batch DTZ probe")
+def probe_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array, turn: U8Array,
+                out: Union[npt.NDArray[np.int8], npt.NDArray[np.int16]], threads: int,
+                status: Optional[U8Array] = None, precise: Optional[U8Array] = None,
+                row_order: bool = False) -> None:
+    """``fathom_probe_batch`` over C-contiguous arrays (no copies): WDL when
+    ``out`` is int8, DTZ when it is int16; ``masks`` are white, black, kings,
+    queens, rooks, bishops, knights, pawns; ``status`` and ``precise`` (DTZ
+    only; None or as long as ``out``) receive each row's status and DTZ
+    precise flag.  ``row_order``: probe row by row in the given order
+    (``FATHOM_BATCH_ROW_ORDER``; same answers, for comparisons)."""
+    bitboards = ffi.new("const uint64_t *[8]",
+                        [ffi.from_buffer("const uint64_t[]", a) for a in masks])
+    dtz = out.dtype.itemsize == 2
+    target = ffi.from_buffer("int16_t[]" if dtz else "int8_t[]", out, require_writable=True)
+    check(lib.fathom_probe_batch(
+        handle, len(out), bitboards, ffi.from_buffer("const uint8_t[]", ep),
+        ffi.from_buffer("const uint8_t[]", turn), NULL if dtz else target,
+        target if dtz else NULL, _optional_u8_output(precise), _optional_u8_output(status),
+        threads, lib.FATHOM_BATCH_ROW_ORDER if row_order else 0),
+        "batch DTZ probe" if dtz else "batch WDL probe")
 
 
 def raise_error(status: int, context: str, detail: Optional[Detail] = None,

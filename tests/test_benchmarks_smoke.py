@@ -81,6 +81,18 @@ def test_bench_dask_runs(syzygy_dir: Path) -> None:
     assert res["dask1_vs_plain"]["median"] > 0 and res["dask2_vs_dask1"]["median"] > 0
 
 
+def test_bench_batch_runs(syzygy_dir: Path) -> None:
+    proc = _run("bench_batch.py", "--tables", str(syzygy_dir), "--tables5", str(SHARED_5),
+                "--positions", "3000", "--games", "20", "--game-positions", "2000",
+                "--rounds", "1", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    for name in ("random", "random_10k", "games"):
+        assert res[name]["same_answers"], (name, res[name])
+        assert res[name]["wdl_batch_table_order_t1"]["median"] > 0
+        assert res[name]["dtz_c_loop_t1"]["median"] > 0
+
+
 def test_bench_open_runs() -> None:
     proc = _run("bench_open.py", "--max-pieces", "4", "--rounds", "1", "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr

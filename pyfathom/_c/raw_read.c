@@ -50,8 +50,8 @@ int pyfathom_test_raw_read(const char *path, const char *name, int is_dtz,
         tb_key key = tb_key_of(&pos, 0);
         int value = 0, precise = 0, is_stored = 1;
         int s = is_dtz ? tb_table_dtz(&lone->table, &lone->consts, &pos, key, wdls[i],
-                                      &value, &precise, &is_stored)
-                       : tb_table_wdl(&lone->table, &lone->consts, &pos, key, &value);
+                                      NULL, &value, &precise, &is_stored)
+                       : tb_table_wdl(&lone->table, &lone->consts, &pos, key, NULL, &value);
         values[i] = value;
         stored[i] = (int8_t)is_stored;
         status[i] = (int8_t)s;

@@ -316,19 +316,43 @@ int fathom_move_san(uint64_t white, uint64_t black, uint64_t kings,
  * NULL; else it has room for n bytes and receives each row's status code
  * (FATHOM_OK where the row was answered): why a row failed.  threads == 0
  * means one thread per online CPU (the calling thread is one of them).
- * Threads take rows 64 at a time until none are left, so an unevenly loaded
- * machine does not hold the call up; a thread that cannot be started leaves
- * its rows to the others.  The result for each row does not depend on the
- * thread count.
  * fathom_probe_dtz_batch_precise is fathom_probe_dtz_batch with one more
  * output: precise (NULL: not wanted; else room for n bytes) receives each
  * row's DTZ precise flag (FATHOM_RESULT_PRECISE of fathom_probe_dtz: 1 when
  * the value is exact, 0 when it may be one ply short or the row failed), so
  * a caller can tell a rounded DTZ from an exact one without a probe per row.
- * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT for a NULL instance or array.
+ *
+ * Each row's value, status and precise flag are those of fathom_probe_wdl /
+ * fathom_probe_dtz on it, whatever the thread count and order.  How the rows
+ * are worked through: in slices of at most 65,536 rows; each slice is
+ * sorted by where its rows' values lie (table, stream, index) and probed in
+ * that order, each answer stored in the row's own place, so that rows in
+ * the same block of a table (and the captures and DTZ searches below them,
+ * which land near each other) are decoded by one walk forward through the
+ * block instead of a walk from its start per row.  Working memory: 16 bytes
+ * per row of a slice plus about 2 KB per thread (at most about 1 MB per
+ * thread however large the batch, and nothing that grows with the tables);
+ * when it cannot be allocated the rows are probed in the caller's order.
+ * Threads claim slices (at least four per thread, so an unevenly loaded
+ * machine does not hold the call up); a thread that cannot be started
+ * leaves its rows to the others.
+ *
+ * fathom_probe_batch is the general form behind the three: bitboards holds
+ * the eight arrays (white, black, kings, queens, rooks, bishops, knights,
+ * pawns); exactly one of wdl_out and dtz_out is given (precise only with
+ * dtz_out).  flags: 0, or FATHOM_BATCH_ROW_ORDER to probe the rows one by
+ * one in the caller's order, 64 rows per claim (the same answers; for
+ * comparisons and measurements).
+ * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT for a NULL instance or array,
+ * both or neither output, or an unknown flag.
  */
 #define FATHOM_BATCH_WDL_FAILED (-128)
 #define FATHOM_BATCH_DTZ_FAILED (-32768)
+#define FATHOM_BATCH_ROW_ORDER 1u
+int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[8],
+                       const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
+                       int16_t *dtz_out, uint8_t *precise_out, uint8_t *status_out,
+                       unsigned threads, unsigned flags);
 int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *black, const uint64_t *kings,
                            const uint64_t *queens, const uint64_t *rooks,

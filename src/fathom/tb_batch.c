@@ -1,8 +1,10 @@
 /*
- * tb_batch.c - the batch probes (fathom_probe_wdl_batch, fathom_probe_dtz_batch,
- * fathom_probe_dtz_batch_precise):
- * a pool of threads, started per call, that claim rows of the caller's
- * arrays and probe each with the public per-position probes of tb_probe.c.
+ * tb_batch.c - the batch probes (fathom_probe_batch and its three short
+ * forms fathom_probe_wdl_batch, fathom_probe_dtz_batch,
+ * fathom_probe_dtz_batch_precise): a pool of threads, started per call,
+ * that claim slices of the caller's rows and probe each slice in table
+ * order (tb_batch_sorted.c), or, with FATHOM_BATCH_ROW_ORDER, each row in
+ * turn with the per-position probes of tb_probe.c.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -11,7 +13,7 @@
 
 #include <string.h>
 
-#include "fathom.h"
+#include "tb_batch.h"
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -21,26 +23,41 @@
 #endif
 
 /* One batch call: the rows, the outputs, and the first row no thread has
- * claimed yet.  Threads claim BATCH_CHUNK rows at a time until none are
+ * claimed yet.  Threads claim `chunk` rows at a time until none are
  * left, so a core slowed down by something else (another process, another
  * tenant of the machine) does fewer rows instead of holding up the call,
  * as a fixed split into equal shares would. */
 typedef struct batch_work {
-    fathom_tb *tb;
+    tb_batch_rows rows;
     size_t n;
     size_t next_row; /* claimed with an atomic add (claim_rows) */
-    const uint64_t *bb[8];
-    const uint8_t *ep, *turn;
-    int8_t *wdl_out;
-    int16_t *dtz_out;
-    uint8_t *precise_out; /* NULL: not wanted (DTZ batches only) */
-    uint8_t *status_out;  /* NULL: not wanted */
+    size_t chunk;    /* rows per claim (batch_chunk) */
+    int row_order;   /* FATHOM_BATCH_ROW_ORDER */
 } batch_work;
 
-/* 64 rows: about 40 us of WDL probes or 400 us of DTZ probes, so the atomic
- * add is rare and a call ends at most a few hundred microseconds after its
- * first thread runs out of rows. */
+/* Row order: 64 rows, about 40 us of WDL probes or 400 us of DTZ probes, so
+ * the atomic add is rare and a call ends at most a few hundred
+ * microseconds after its first thread runs out of rows. */
 #define BATCH_CHUNK 64
+
+/*
+ * Table order: the larger a slice, the more of its rows share blocks, up
+ * to TB_SLICE_ROWS (the slice's key arrays, 16 bytes a row, are each
+ * thread's working memory); but at least four slices per thread, so that
+ * a thread slowed down by another tenant leaves little for the others to
+ * wait on, and no fewer than 256 rows.
+ */
+static size_t batch_chunk(size_t n, unsigned threads, int row_order)
+{
+    if (row_order)
+        return BATCH_CHUNK;
+    if (threads <= 1)
+        return TB_SLICE_ROWS;
+    size_t share = n / ((size_t)threads * 4);
+    if (share < 256)
+        share = 256;
+    return share < TB_SLICE_ROWS ? share : TB_SLICE_ROWS;
+}
 
 /* Without GCC/Clang atomics, batches run on one thread (see batch()). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -52,55 +69,34 @@ typedef struct batch_work {
 static int claim_rows(batch_work *work, size_t *begin, size_t *end)
 {
 #if BATCH_CAN_SHARE
-    size_t first = __atomic_fetch_add(&work->next_row, BATCH_CHUNK, __ATOMIC_RELAXED);
+    size_t first = __atomic_fetch_add(&work->next_row, work->chunk, __ATOMIC_RELAXED);
 #else
     size_t first = work->next_row;
-    work->next_row += BATCH_CHUNK;
+    work->next_row += work->chunk;
 #endif
     if (first >= work->n)
         return 0;
     *begin = first;
-    *end = work->n - first > BATCH_CHUNK ? first + BATCH_CHUNK : work->n;
+    *end = work->n - first > work->chunk ? first + work->chunk : work->n;
     return 1;
 }
 
-/* Probe the rows this thread claims until none are left; each row is one
- * call of the public probe (no detail), unpacked into the output arrays. */
+/* Probe the rows this thread claims until none are left: slice by slice
+ * in table order, or row by row in the caller's order. */
 static void run_batch(batch_work *work)
 {
-    const uint64_t *const *bb = work->bb;
     size_t begin, end;
-    while (claim_rows(work, &begin, &end)) {
-        for (size_t i = begin; i < end; i++) {
-            int status;
-            if (work->wdl_out) {
-                fathom_result r = fathom_probe_wdl(work->tb, bb[0][i], bb[1][i], bb[2][i],
-                                                   bb[3][i], bb[4][i], bb[5][i], bb[6][i],
-                                                   bb[7][i], work->ep[i], work->turn[i], NULL);
-                status = FATHOM_RESULT_STATUS(r);
-                work->wdl_out[i] = status == FATHOM_OK ? (int8_t)FATHOM_RESULT_VALUE(r)
-                                                       : (int8_t)FATHOM_BATCH_WDL_FAILED;
-            } else {
-                fathom_result r = fathom_probe_dtz(work->tb, bb[0][i], bb[1][i], bb[2][i],
-                                                   bb[3][i], bb[4][i], bb[5][i], bb[6][i],
-                                                   bb[7][i], work->ep[i], work->turn[i], NULL);
-                status = FATHOM_RESULT_STATUS(r);
-                /* Past int16 only a damaged table goes (real DTZ stays under
-                 * 2,100 plies; a file's 16-bit maps allow 131,070): fail the
-                 * row, never wrap it into another valid-looking DTZ. */
-                if (status == FATHOM_OK && (FATHOM_RESULT_VALUE(r) > INT16_MAX ||
-                                            FATHOM_RESULT_VALUE(r) <= FATHOM_BATCH_DTZ_FAILED))
-                    status = FATHOM_ERR_CORRUPT;
-                work->dtz_out[i] = status == FATHOM_OK ? (int16_t)FATHOM_RESULT_VALUE(r)
-                                                       : (int16_t)FATHOM_BATCH_DTZ_FAILED;
-                if (work->precise_out)
-                    work->precise_out[i] = status == FATHOM_OK
-                                               ? (uint8_t)FATHOM_RESULT_PRECISE(r) : 0;
-            }
-            if (work->status_out)
-                work->status_out[i] = (uint8_t)status;
-        }
+    if (work->row_order) {
+        while (claim_rows(work, &begin, &end))
+            for (size_t i = begin; i < end; i++)
+                tb_batch_probe_row(&work->rows, i, NULL);
+        return;
     }
+    tb_batch_scratch scratch;
+    tb_batch_scratch_init(&scratch, work->n < work->chunk ? work->n : work->chunk);
+    while (claim_rows(work, &begin, &end))
+        tb_batch_run_slice(&work->rows, begin, end, &scratch);
+    tb_batch_scratch_free(&scratch);
 }
 
 #if !defined(_WIN32)
@@ -125,38 +121,46 @@ static unsigned online_cpus(void)
 
 #define MAX_BATCH_THREADS 256
 
-static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
-                 const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
-                 int16_t *dtz_out, uint8_t *precise_out, uint8_t *status_out,
-                 unsigned threads)
+int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[8],
+                       const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
+                       int16_t *dtz_out, uint8_t *precise_out, uint8_t *status_out,
+                       unsigned threads, unsigned flags)
 {
-    if (!tb || (n && (!ep || !turn || (!wdl_out && !dtz_out))))
+    if (!tb || (n && (!bitboards || !ep || !turn || !wdl_out == !dtz_out)) ||
+        (wdl_out && precise_out) || (flags & ~(unsigned)FATHOM_BATCH_ROW_ORDER))
         return FATHOM_ERR_ARGUMENT;
     for (int i = 0; i < 8; i++)
-        if (n && !bb[i])
+        if (n && !bitboards[i])
             return FATHOM_ERR_ARGUMENT;
     if (threads == 0)
         threads = online_cpus();
     if (threads > MAX_BATCH_THREADS)
         threads = MAX_BATCH_THREADS;
+    int row_order = (flags & FATHOM_BATCH_ROW_ORDER) != 0;
+    size_t chunk = batch_chunk(n, threads, row_order);
     /* No more threads than chunks: tiny batches are not worth a thread start. */
-    if ((size_t)threads > (n + BATCH_CHUNK - 1) / BATCH_CHUNK)
-        threads = (unsigned)((n + BATCH_CHUNK - 1) / BATCH_CHUNK);
+    if ((size_t)threads > (n + chunk - 1) / chunk)
+        threads = (unsigned)((n + chunk - 1) / chunk);
 #if defined(_WIN32) || !BATCH_CAN_SHARE
     threads = 1;
 #endif
 
     batch_work work;
-    work.tb = tb;
+    work.rows.tb = tb;
+    if (n)
+        memcpy(work.rows.bb, bitboards, sizeof work.rows.bb);
+    else
+        memset(work.rows.bb, 0, sizeof work.rows.bb);
+    work.rows.ep = ep;
+    work.rows.turn = turn;
+    work.rows.wdl_out = wdl_out;
+    work.rows.dtz_out = dtz_out;
+    work.rows.precise_out = precise_out;
+    work.rows.status_out = status_out;
     work.n = n;
     work.next_row = 0;
-    memcpy(work.bb, bb, sizeof work.bb);
-    work.ep = ep;
-    work.turn = turn;
-    work.wdl_out = wdl_out;
-    work.dtz_out = dtz_out;
-    work.precise_out = precise_out;
-    work.status_out = status_out;
+    work.chunk = chunk;
+    work.row_order = row_order;
 #if !defined(_WIN32)
     /* This thread works too; threads that cannot start leave their share
      * to the others (the rows are claimed, not assigned). */
@@ -186,7 +190,7 @@ int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                                    rooks, bishops, knights, pawns};
     if (!out && n)
         return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, out, NULL, NULL, status, threads);
+    return fathom_probe_batch(tb, n, bb, ep, turn, out, NULL, NULL, status, threads, 0);
 }
 
 int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
@@ -201,7 +205,7 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                                    rooks, bishops, knights, pawns};
     if (!out && n)
         return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, NULL, out, NULL, status, threads);
+    return fathom_probe_batch(tb, n, bb, ep, turn, NULL, out, NULL, status, threads, 0);
 }
 
 int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *white,
@@ -216,5 +220,5 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
                                    rooks, bishops, knights, pawns};
     if (!out && n)
         return FATHOM_ERR_ARGUMENT;
-    return batch(tb, n, bb, ep, turn, NULL, out, precise, status, threads);
+    return fathom_probe_batch(tb, n, bb, ep, turn, NULL, out, precise, status, threads, 0);
 }

@@ -241,10 +241,10 @@ static int ep_square_is_valid(const tb_pos *pos, unsigned ep)
     return !(occ & target) && !(occ & origin);
 }
 
-int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
-                          uint64_t kings, uint64_t queens, uint64_t rooks,
-                          uint64_t bishops, uint64_t knights, uint64_t pawns,
-                          unsigned ep, int turn)
+int tb_pos_pieces_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+                                 uint64_t kings, uint64_t queens, uint64_t rooks,
+                                 uint64_t bishops, uint64_t knights, uint64_t pawns,
+                                 int turn)
 {
     uint64_t occ = white | black;
     if (white & black)
@@ -266,6 +266,18 @@ int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
         return 0;
 
     tb_pos_set(pos, white, black, kings, queens, rooks, bishops, knights, pawns, turn);
+    return 1;
+}
+
+int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+                          uint64_t kings, uint64_t queens, uint64_t rooks,
+                          uint64_t bishops, uint64_t knights, uint64_t pawns,
+                          unsigned ep, int turn)
+{
+    uint64_t occ = white | black;
+    if (!tb_pos_pieces_from_bitboards(pos, white, black, kings, queens, rooks, bishops,
+                                      knights, pawns, turn))
+        return 0;
 
     int ep_valid = 0;
     if (ep != 0) {

@@ -253,6 +253,17 @@ static inline void tb_pos_set(tb_pos *pos, uint64_t white, uint64_t black,
 }
 
 /*
+ * The first half of tb_pos_from_bitboards: disjoint masks, every occupied
+ * square in one piece mask, one king per side, no pawn on rank 1 or 8;
+ * then pos is filled (no en passant).  Enough to index a position, not to
+ * probe it.  RETURN: 1 if the pieces are well-formed, 0 if not.
+ */
+TB_INTERNAL int tb_pos_pieces_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
+                                             uint64_t kings, uint64_t queens,
+                                             uint64_t rooks, uint64_t bishops,
+                                             uint64_t knights, uint64_t pawns, int turn);
+
+/*
  * Check the bitboards and build a position.  Applies the rules of
  * python-chess's Board.status() that can hold for a tablebase position:
  * disjoint masks, one king per side, no pawn on rank 1 or 8, a valid

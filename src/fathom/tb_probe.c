@@ -13,13 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_batch.h"
 #include "tb_instance.h"
 #include "tb_variant.h"
 
-/* A probe in progress: the instance and where a failure came from. */
+/* A probe in progress: the instance, where a failure came from, and the
+ * batch thread's decoding memo (NULL outside batches: tb_batch_sorted.c). */
 typedef struct probe {
     fathom_tb *tb;
     tb_failure failure;
+    tb_block_memo *memo;
 } probe;
 
 static int fail(probe *pr, int status, tb_key key, const tb_entry *entry,
@@ -63,7 +66,7 @@ static int table_wdl(probe *pr, const tb_pos *pos, int *wdl)
         return fail(pr, FATHOM_ERR_MISSING_TABLE, key, e, 0);
     int status = tb_slot_ready(pr->tb, e, &e->wdl, 0);
     if (status == FATHOM_OK)
-        status = tb_table_wdl(&e->wdl.table, &pr->tb->consts, pos, key, wdl);
+        status = tb_table_wdl(&e->wdl.table, &pr->tb->consts, pos, key, pr->memo, wdl);
     return status == FATHOM_OK ? status : fail(pr, status, key, e, 0);
 }
 
@@ -77,7 +80,7 @@ static int table_dtz(probe *pr, const tb_pos *pos, int wdl, int *dtz,
     int status = tb_slot_ready(pr->tb, e, &e->dtz, 1);
     if (status == FATHOM_OK)
         status = tb_table_dtz(&e->dtz.table, &pr->tb->consts, pos, key, wdl,
-                              dtz, precise, stored);
+                              pr->memo, dtz, precise, stored);
     return status == FATHOM_OK ? status : fail(pr, status, key, e, 1);
 }
 
@@ -416,14 +419,14 @@ static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 static int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
 {
     if (pr->tb->consts.variant)
-        return tb_variant_probe_wdl(pr->tb, &pr->failure, pos, wdl);
+        return tb_variant_probe_wdl(pr->tb, &pr->failure, pr->memo, pos, wdl);
     return probe_wdl(pr, pos, wdl);
 }
 
 static int any_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
     if (pr->tb->consts.variant)
-        return tb_variant_probe_dtz(pr->tb, &pr->failure, pos, dtz, precise);
+        return tb_variant_probe_dtz(pr->tb, &pr->failure, pr->memo, pos, dtz, precise);
     return probe_dtz(pr, pos, dtz, precise);
 }
 
@@ -567,7 +570,7 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL};
     int wdl = 0;
     int status = position_wdl(&pr, white, black, kings, queens, rooks,
                               bishops, knights, pawns, ep, turn, &wdl);
@@ -584,7 +587,7 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL};
     int dtz = 0, precise = 0;
     int status = position_dtz(&pr, white, black, kings, queens, rooks,
                               bishops, knights, pawns, ep, turn, &dtz, &precise);
@@ -608,7 +611,7 @@ int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn)
 {
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL};
     int wdl = 0;
     int status = position_wdl(
         &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
@@ -621,12 +624,83 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn)
 {
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL};
     int dtz = 0, precise = 0;
     int status = position_dtz(
         &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
         queens, rooks, bishops, knights, pawns, ep, turn, &dtz, &precise);
     return status == FATHOM_OK ? dtz * 2 + precise : FATHOM_LEAN_FAILED + status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Batch rows (the pool and the ordering: tb_batch.c, tb_batch_sorted.c) */
+/* ------------------------------------------------------------------ */
+
+void tb_batch_probe_row(const tb_batch_rows *rows, size_t i, tb_block_memo *memo)
+{
+    probe pr = {rows->tb, {0, NULL, 0}, memo};
+    const uint64_t *const *bb = rows->bb;
+    int value = 0, precise = 0, status;
+    if (rows->wdl_out) {
+        status = position_wdl(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
+                              bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i],
+                              &value);
+        rows->wdl_out[i] = status == FATHOM_OK ? (int8_t)value
+                                               : (int8_t)FATHOM_BATCH_WDL_FAILED;
+    } else {
+        status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
+                              bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i],
+                              &value, &precise);
+        /* Past int16 only a damaged table goes (real DTZ stays under 2,100
+         * plies; a file's 16-bit maps allow 131,070): fail the row, never
+         * wrap it into another valid-looking DTZ. */
+        if (status == FATHOM_OK && (value > INT16_MAX || value <= FATHOM_BATCH_DTZ_FAILED))
+            status = FATHOM_ERR_CORRUPT;
+        rows->dtz_out[i] = status == FATHOM_OK ? (int16_t)value
+                                               : (int16_t)FATHOM_BATCH_DTZ_FAILED;
+        if (rows->precise_out)
+            rows->precise_out[i] = status == FATHOM_OK ? (uint8_t)precise : 0;
+    }
+    if (rows->status_out)
+        rows->status_out[i] = (uint8_t)status;
+}
+
+/* Index bits a batch key keeps (tb_batch_order_key). */
+#define ORDER_INDEX_BITS 35
+
+uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
+{
+    const uint64_t *const *bb = rows->bb;
+    tb_pos pos;
+    /* Standard chess: well-formed pieces are enough to index (the probe
+     * checks the rest); variants have their own rules for that. */
+    int placed = rows->tb->consts.variant
+        ? prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
+                  bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) == FATHOM_OK
+        : tb_popcount(bb[0][i] | bb[1][i]) <= FATHOM_MAX_PIECES &&
+              tb_pos_pieces_from_bitboards(&pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i],
+                                           bb[4][i], bb[5][i], bb[6][i], bb[7][i],
+                                           rows->turn[i]);
+    if (!placed)
+        return 0;
+    tb_key key = tb_key_of(&pos, 0);
+    const tb_entry *e = tb_lookup(rows->tb, key);
+    if (!e)
+        return 0;
+    /* Both colour orientations of a material share its entry. */
+    uint64_t table = ((e->mat.key * 0x9e3779b97f4a7c15ULL) >> 54) << 54;
+    unsigned stream = 0;
+    uint64_t idx = 0, size = 0;
+    /* Only a table already mapped: mapping one here could fail a row whose
+     * probe would not have needed it. */
+    if (__atomic_load_n(&e->wdl.state, __ATOMIC_ACQUIRE) == SLOT_READY &&
+        tb_table_locate(&e->wdl.table, &rows->tb->consts, &pos, key, &stream, &idx, &size)) {
+        int shift = 0;
+        while (shift < 64 - ORDER_INDEX_BITS && (size - 1) >> shift >> ORDER_INDEX_BITS)
+            shift++;
+        idx >>= shift;
+    }
+    return table | (uint64_t)stream << 51 | idx << 16;
 }
 
 /* ------------------------------------------------------------------ */
@@ -877,6 +951,7 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
     edge_search es;
     es.pr.tb = tb;
     memset(&es.pr.failure, 0, sizeof es.pr.failure);
+    es.pr.memo = NULL;
     es.nodes_left = EDGE_NODE_BUDGET;
     memset(es.memo, 0, sizeof es.memo);
     memset(es.killer, 0, sizeof es.killer);
@@ -966,7 +1041,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       int *dtz, int *dtz_precise, fathom_detail *detail)
 {
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL};
     if (!moves || !count || !wdl || !dtz || !dtz_precise)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
@@ -1043,7 +1118,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     static const int wdl_rank[5] = {-FATHOM_RANK_MAX, -FATHOM_RANK_MAX + 101, 0,
                                     FATHOM_RANK_MAX - 101, FATHOM_RANK_MAX};
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL};
     if (!moves || !count || !wdl)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
@@ -1150,7 +1225,7 @@ int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
                      fathom_detail *detail)
 {
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL};
     if (!best || !result || !count || !dtz_probes || !on_edge)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;

@@ -1043,34 +1043,59 @@ static int find_block(const tb_pairs *p, const tb_map *map, uint64_t idx,
 }
 
 /*
- * Value number `lit` of a block: decode Huffman codes, each standing for a
- * run of values, until the run that holds it, then walk down that symbol's
- * tree to the value.  Every read is checked against the end of the file.
+ * Where a walk through a block's codes stands: the code register (its top
+ * bits are the next code), how many of its bits past 32 are used up, the
+ * next 32-bit word to load, and the number of the first value the next
+ * code stands for.  A walk can stop at a code and go on later from it.
  */
-static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
-                        int64_t lit, uint32_t *value)
+typedef struct code_cursor {
+    const uint8_t *ptr;
+    uint64_t code;
+    int bits_free;
+    int64_t first;
+} code_cursor;
+
+static int cursor_at_block(const tb_pairs *p, const tb_map *map, uint64_t block,
+                           code_cursor *cur)
 {
-    const uint8_t *d = map->data;
-    uint64_t at = p->data + (block << p->block_log);
-    const uint8_t *end = d + map->size;
-    const uint8_t *ptr = d + at;
-    if (end - ptr < 8)
+    const uint8_t *ptr = map->data + p->data + (block << p->block_log);
+    if (map->data + map->size - ptr < 8)
         return FATHOM_ERR_CORRUPT;
-    uint64_t code = tb_u64be(ptr);
-    ptr += 8;
-    int bits_free = 0; /* bits of `code` already consumed past 32 */
+    cur->code = tb_u64be(ptr);
+    cur->ptr = ptr + 8;
+    cur->bits_free = 0;
+    cur->first = 0;
+    return FATHOM_OK;
+}
+
+/*
+ * Move the cursor forward (lit >= cur->first) to the code whose run holds
+ * value number `lit` of the block; *sym is that code's symbol and *rest
+ * the value's place in its run.  Whole codes at the top of the register
+ * that lie before the target are passed in one step.  Every read is
+ * checked against the end of the file.  Stopping at a code and going on
+ * from it reads the same codes a walk from the block's start would.
+ */
+static inline int walk_codes(const tb_pairs *p, const tb_map *map, code_cursor *cur,
+                             int64_t lit, uint32_t *sym_out, int64_t *rest)
+{
+    const uint8_t *end = map->data + map->size;
+    const uint8_t *ptr = cur->ptr;
+    uint64_t code = cur->code;
+    int bits_free = cur->bits_free; /* bits of `code` already consumed past 32 */
     const uint64_t *base = p->base;
     const tb_top_code *by_top = p->by_top;
     const uint8_t *sym_len = p->sym_len;
     int min_len = p->min_len;
+    int64_t left = lit - cur->first;
     uint32_t sym;
     for (;;) {
         unsigned len;
         tb_top_code top = by_top[TB_TOP_OF(code)];
         uint32_t skip_values = TB_TOP_SKIP_VALUES(top);
-        if (skip_values && lit >= (int64_t)skip_values) {
+        if (skip_values && left >= (int64_t)skip_values) {
             /* The target lies past every code skipped at once here. */
-            lit -= (int64_t)skip_values;
+            left -= (int64_t)skip_values;
             len = TB_TOP_SKIP_BITS(top);
         } else {
             len = TB_TOP_FIRST_LEN(top);
@@ -1085,9 +1110,9 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
                 if (sym >= p->num_syms)
                     return FATHOM_ERR_CORRUPT;
             }
-            if (lit <= (int64_t)sym_len[sym])
+            if (left <= (int64_t)sym_len[sym])
                 break;
-            lit -= (int64_t)sym_len[sym] + 1;
+            left -= (int64_t)sym_len[sym] + 1;
         }
         code <<= len;
         bits_free += (int)len;
@@ -1099,17 +1124,29 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
             ptr += 4;
         }
     }
-    /* Walk down the symbol tree until the values below are all alike. */
-    const uint8_t *pattern = d + p->sym_pattern;
+    cur->ptr = ptr;
+    cur->code = code;
+    cur->bits_free = bits_free;
+    cur->first = lit - left;
+    *sym_out = sym;
+    *rest = left;
+    return FATHOM_OK;
+}
+
+/* Value number `lit` of the run of symbol `sym`: walk down the symbol
+ * tree until the values below are all alike. */
+static inline uint32_t value_in_run(const tb_pairs *p, const tb_map *map, uint32_t sym,
+                                    int64_t lit)
+{
+    const uint8_t *pattern = map->data + p->sym_pattern;
     const uint8_t *sym_value = p->sym_value;
+    const uint8_t *sym_len = p->sym_len;
     while (sym_value[sym] == TB_MIXED_VALUES) {
         const uint8_t *w = pattern + 3 * (uint64_t)sym;
         uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
         uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
-        if (right == 0xfff) { /* a leaf whose value does not fit a byte */
-            *value = left;
-            return FATHOM_OK;
-        }
+        if (right == 0xfff) /* a leaf whose value does not fit a byte */
+            return left;
         if (lit <= (int64_t)sym_len[left]) {
             sym = left;
         } else {
@@ -1117,16 +1154,73 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
             sym = right;
         }
     }
-    *value = sym_value[sym];
+    return sym_value[sym];
+}
+
+/*
+ * Value number `lit` of a block, decoded from the block's start: the
+ * single-position probes' path.
+ */
+static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
+                        int64_t lit, uint32_t *value)
+{
+    code_cursor cur;
+    uint32_t sym;
+    int64_t rest;
+    int status = cursor_at_block(p, map, block, &cur);
+    if (status == FATHOM_OK)
+        status = walk_codes(p, map, &cur, lit, &sym, &rest);
+    if (status == FATHOM_OK)
+        *value = value_in_run(p, map, sym, rest);
+    return status;
+}
+
+/*
+ * The same through a batch's memo: when the memo's cursor for this stream
+ * stands in this block at or before the value, the walk goes on from there
+ * instead of from the block's start (rows sorted by index reach a block's
+ * values in order, so each block is walked once).
+ */
+static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t block,
+                             int64_t lit, tb_block_memo *memo, uint32_t *value)
+{
+    tb_memo_slot *slot = &memo->slot[tb_memo_slot_of(p)];
+    code_cursor cur;
+    int status = FATHOM_OK;
+    if (slot->pairs == p && slot->block == block && slot->first <= lit) {
+        cur.ptr = slot->ptr;
+        cur.code = slot->code;
+        cur.bits_free = slot->bits_free;
+        cur.first = slot->first;
+    } else {
+        status = cursor_at_block(p, map, block, &cur);
+        if (status != FATHOM_OK)
+            return status;
+    }
+    uint32_t sym;
+    int64_t rest;
+    status = walk_codes(p, map, &cur, lit, &sym, &rest);
+    if (status != FATHOM_OK) {
+        slot->pairs = NULL;
+        return status;
+    }
+    slot->pairs = p;
+    slot->block = block;
+    slot->ptr = cur.ptr;
+    slot->code = cur.code;
+    slot->bits_free = cur.bits_free;
+    slot->first = cur.first;
+    *value = value_in_run(p, map, sym, rest);
     return FATHOM_OK;
 }
 
 /*
  * Value number `idx` of a stream.  Every read is checked: an index or
- * block that points outside the file yields FATHOM_ERR_CORRUPT.
+ * block that points outside the file yields FATHOM_ERR_CORRUPT.  memo:
+ * NULL for a single probe, else the batch's (decode_block_memo).
  */
 static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
-                      uint32_t *value)
+                      tb_block_memo *memo, uint32_t *value)
 {
     if (p->constant) {
         *value = p->const_value;
@@ -1137,6 +1231,8 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     int status = find_block(p, map, idx, &block, &lit);
     if (status != FATHOM_OK)
         return status;
+    if (memo)
+        return decode_block_memo(p, map, block, lit, memo, value);
     return decode_block(p, map, block, lit, value);
 }
 
@@ -1236,8 +1332,23 @@ static const tb_enc *index_position(const tb_table *t, const tb_consts *c,
     return e;
 }
 
+int tb_table_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                    tb_key pos_key, unsigned *stream, uint64_t *idx, uint64_t *size)
+{
+    orientation o = orient(t, pos, pos_key);
+    if (o.side >= t->sides)
+        return 0;
+    int file;
+    const tb_enc *e = index_position(t, c, pos, &o, o.side, &file, idx);
+    if (!e || *idx >= e->size)
+        return 0;
+    *stream = (unsigned)(e - t->enc);
+    *size = e->size;
+    return 1;
+}
+
 int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                 tb_key pos_key, int *wdl)
+                 tb_key pos_key, tb_block_memo *memo, int *wdl)
 {
     orientation o = orient(t, pos, pos_key);
     if (o.side >= t->sides)
@@ -1248,7 +1359,7 @@ int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     if (!e || idx >= e->size)
         return FATHOM_ERR_CORRUPT;
     uint32_t value;
-    int status = decompress(&e->pairs, &t->map, idx, &value);
+    int status = decompress(&e->pairs, &t->map, idx, memo, &value);
     if (status != FATHOM_OK)
         return status;
     if (value > 4)
@@ -1258,7 +1369,8 @@ int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
 }
 
 int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                 tb_key pos_key, int wdl, int *dtz, int *precise, int *stored)
+                 tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
+                 int *stored)
 {
     /* Which of the four value maps a WDL class uses, and the flag that
      * says its values are stored in plies rather than moves. */
@@ -1285,7 +1397,7 @@ int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     if (!e || idx >= e->size)
         return FATHOM_ERR_CORRUPT;
     uint32_t value;
-    int status = decompress(&e->pairs, &t->map, idx, &value);
+    int status = decompress(&e->pairs, &t->map, idx, memo, &value);
     if (status != FATHOM_OK)
         return status;
 

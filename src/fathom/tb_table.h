@@ -210,15 +210,57 @@ TB_INTERNAL int tb_lone_table_open(const char *path, const tb_material *mat, int
 TB_INTERNAL void tb_lone_table_close(tb_lone_table *lone);
 
 /*
- * Raw lookups.  `pos_key` is tb_key_of(pos, 0).
+ * A batch's memo of where its decoding stopped, one slot per stream (a
+ * stream takes the slot its address hashes to; another stream hashing
+ * there takes it over).  A slot holds the decoder's state at the code
+ * whose run held the last value read in its block, so that a value
+ * further on in the same block is reached by walking on from there.  A
+ * batch thread owns one (tb_batch_sorted.c); single probes pass NULL.
+ * The results never depend on it: only how many codes are walked.
+ */
+#define TB_MEMO_SLOTS 32
+typedef struct tb_memo_slot {
+    const tb_pairs *pairs; /* NULL: empty */
+    uint64_t block;
+    const uint8_t *ptr;
+    uint64_t code;
+    int64_t first;
+    int bits_free;
+} tb_memo_slot;
+
+typedef struct tb_block_memo {
+    tb_memo_slot slot[TB_MEMO_SLOTS];
+} tb_block_memo;
+
+static inline unsigned tb_memo_slot_of(const tb_pairs *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+    return (unsigned)(h >> 59) & (TB_MEMO_SLOTS - 1);
+}
+
+/*
+ * Raw lookups.  `pos_key` is tb_key_of(pos, 0); `memo` NULL, or the
+ * batch thread's memo.
  * tb_table_wdl: *wdl in -2..2.
  * tb_table_dtz: *stored = 0 when the table holds the other side to move;
  * else *dtz (plies, before adding the zeroing move) and *precise.
  * RETURN: FATHOM_OK or FATHOM_ERR_CORRUPT.
  */
 TB_INTERNAL int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                 tb_key pos_key, int *wdl);
+                 tb_key pos_key, tb_block_memo *memo, int *wdl);
 TB_INTERNAL int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                 tb_key pos_key, int wdl, int *dtz, int *precise, int *stored);
+                 tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
+                 int *stored);
+
+/*
+ * Where a position's WDL value lies, without decoding it: *stream, the
+ * number of its (file, side) stream (0..7), *idx, its index there, and
+ * *size, the stream's number of indices.
+ * The batch orders its rows by this.  RETURN: 1, or 0 when the position
+ * does not fit the table.
+ */
+TB_INTERNAL int tb_table_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                                tb_key pos_key, unsigned *stream, uint64_t *idx,
+                                uint64_t *size);
 
 #endif /* PYFATHOM_TB_TABLE_H */

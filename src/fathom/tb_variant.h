@@ -101,10 +101,11 @@ TB_INTERNAL int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t
                                   uint64_t bishops, uint64_t knights,
                                   uint64_t pawns, unsigned ep, int turn);
 
-TB_INTERNAL int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
-                         int *wdl);
-TB_INTERNAL int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
-                         int *dtz, int *precise);
+/* memo: NULL, or the batch thread's (tb_table.h). */
+TB_INTERNAL int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, tb_block_memo *memo,
+                         const tb_pos *pos, int *wdl);
+TB_INTERNAL int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, tb_block_memo *memo,
+                         const tb_pos *pos, int *dtz, int *precise);
 /* Every legal move of the variant (for the root probes). */
 TB_INTERNAL int tb_variant_gen_all(int variant, const tb_pos *pos, tb_move *moves);
 TB_INTERNAL void tb_variant_do_move(int variant, const tb_pos *pos, tb_move m,

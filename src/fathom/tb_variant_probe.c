@@ -23,6 +23,7 @@ typedef struct vprobe {
     fathom_tb *tb;
     tb_failure *failure;
     int variant;
+    tb_block_memo *memo; /* the batch thread's, or NULL */
 } vprobe;
 
 /* How a WDL search reached its value (python-chess's "success"). */
@@ -229,7 +230,7 @@ static int v_table_wdl(vprobe *vp, const tb_pos *pos, int *wdl)
         return v_fail(vp, FATHOM_ERR_MISSING_TABLE, key, e, 0);
     int status = tb_slot_ready(vp->tb, e, &e->wdl, 0);
     if (status == FATHOM_OK)
-        status = tb_table_wdl(&e->wdl.table, &vp->tb->consts, pos, key, wdl);
+        status = tb_table_wdl(&e->wdl.table, &vp->tb->consts, pos, key, vp->memo, wdl);
     return status == FATHOM_OK ? status : v_fail(vp, status, key, e, 0);
 }
 
@@ -243,7 +244,7 @@ static int v_table_dtz(vprobe *vp, const tb_pos *pos, int wdl, int *dtz,
     int status = tb_slot_ready(vp->tb, e, &e->dtz, 1);
     if (status == FATHOM_OK)
         status = tb_table_dtz(&e->dtz.table, &vp->tb->consts, pos, key, wdl,
-                              dtz, precise, stored);
+                              vp->memo, dtz, precise, stored);
     return status == FATHOM_OK ? status : v_fail(vp, status, key, e, 1);
 }
 
@@ -595,16 +596,16 @@ static int v_probe_dtz(vprobe *vp, const tb_pos *pos, int *dtz, int *precise)
 
 /* ---- entry points (called from tb_probe.c) ------------------------------ */
 
-int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
-                         int *wdl)
+int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, tb_block_memo *memo,
+                         const tb_pos *pos, int *wdl)
 {
-    vprobe vp = {tb, failure, tb->consts.variant};
+    vprobe vp = {tb, failure, tb->consts.variant, memo};
     return v_probe_wdl(&vp, pos, wdl);
 }
 
-int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, const tb_pos *pos,
-                         int *dtz, int *precise)
+int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, tb_block_memo *memo,
+                         const tb_pos *pos, int *dtz, int *precise)
 {
-    vprobe vp = {tb, failure, tb->consts.variant};
+    vprobe vp = {tb, failure, tb->consts.variant, memo};
     return v_probe_dtz(&vp, pos, dtz, precise);
 }
