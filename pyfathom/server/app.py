@@ -187,6 +187,19 @@ def _query_fen(request: Request) -> str:
     return fen
 
 
+_FLAGS = {"true": True, "false": False}
+
+
+def _exact_mates(request: Request) -> bool:
+    """The ``exact_mates`` query parameter (``true``: pyfathom's precise
+    flags, a DTZ of 1 exact where a move mates; default ``false``: lila's,
+    see :func:`lichess._lichess_flag`)."""
+    value = request.query_params.get("exact_mates", "false")
+    if value not in _FLAGS:
+        raise HTTPException(400, f"exact_mates must be true or false, not {value[:20]!r}")
+    return _FLAGS[value]
+
+
 def _open(dirs: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.Tablebase:
     tb = pyfathom.Tablebase(VariantBoard=VariantBoard)
     for directory in dirs:
@@ -219,12 +232,13 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     static = {name: resources.files("pyfathom.server").joinpath("static").joinpath(name).read_bytes()
               for name in (*_STATIC, "index.html")}
 
-    def render(route: str, variant: str, board: chess.Board, media: str) -> tuple[bytes, str]:
+    def render(route: str, variant: str, board: chess.Board, media: str,
+               exact_mates: bool) -> tuple[bytes, str]:
         base = tablebases[variant]
         if route == "mainline":
-            document = lichess.mainline_document(base, board)
+            document = lichess.mainline_document(base, board, exact_mates=exact_mates)
         else:
-            document = lichess.probe_document(base, board)
+            document = lichess.probe_document(base, board, exact_mates=exact_mates)
         data = _encode(document, media)
         return data, web.etag_of(data)
 
@@ -236,14 +250,15 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         if variant not in tablebases:
             return _error(404, f"no {variant} tables: start pyfathom serve with --{variant} DIR")
         fen = _query_fen(request)
+        exact_mates = _exact_mates(request)
         media = web.negotiate(request.headers.get("accept", ""), (_JSON, _CBOR))
         try:
             board = lichess.parse_fen(fen, variant)
-            key = (route, variant, _position_key(board), media)
+            key = (route, variant, _position_key(board), media, exact_mates)
             answer = cache.get(key)
             if answer is None:
                 pool = heavy if route == "mainline" else light
-                answer = await pool.run(render, route, variant, board, media)
+                answer = await pool.run(render, route, variant, board, media, exact_mates)
                 cache.put(key, answer)
         except lichess.BadRequest as e:
             return _error(400, str(e))
