@@ -278,7 +278,7 @@ def probe_detail(fn: ProbeFn, handle: Handle, white: int, black: int, kings: int
 
 def probe_dtz_as_stored(handle: Handle, white: int, black: int, kings: int, queens: int,
                         rooks: int, bishops: int, knights: int, pawns: int, ep: int,
-                        turn: bool) -> tuple[int, int, bool]:
+                        turn: int) -> tuple[int, int, bool]:
     """``fathom_probe_dtz_as_stored``: (status, dtz, precise), the precise
     flag without the mate-in-one mark (lichess's, for :mod:`pyfathom.server`)."""
     r = lib.fathom_probe_dtz_as_stored(handle, white, black, kings, queens, rooks,

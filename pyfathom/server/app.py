@@ -254,7 +254,7 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         media = web.negotiate(request.headers.get("accept", ""), (_JSON, _CBOR))
         try:
             board = lichess.parse_fen(fen, variant)
-            key = (route, variant, _position_key(board), media, exact_mates)
+            key = (route, variant, _position_key(board), media, "exact" if exact_mates else "lila")
             answer = cache.get(key)
             if answer is None:
                 pool = heavy if route == "mainline" else light
