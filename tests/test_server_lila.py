@@ -150,6 +150,32 @@ def test_mate_in_one_is_rounded_as_lila_rounds_it(server: Server, syzygy_dir: Pa
 
 # (5) (6) work off the event loop, bounded ---------------------------------
 
+def test_large_ndjson_batch_is_streamed(server: Server) -> None:
+    # More FENs than one streamed piece (app.STREAM_PIECE): sent chunked,
+    # with no Content-Length (the answer is never built whole), line for
+    # line the JSON answer; a bad FEN's line carries its error; and a batch
+    # past the bound is still a 413 before any byte.
+    from pyfathom.server.app import STREAM_PIECE
+    boards = [b for key in positions.ALL_TABLES for b in positions.table_sample(key, 8, seed=27)]
+    fens = [b.fen() for b in boards][:STREAM_PIECE * 2 + 7] + ["not a fen"]
+    assert len(fens) > STREAM_PIECE * 2
+    ndjson = "".join(json.dumps(f) + "\n" for f in fens).encode()
+    status, head, body = server.request("POST", "/standard/batch", ndjson,
+                                        {"Content-Type": "application/x-ndjson"})
+    assert status == 200 and head["content-type"].startswith("application/x-ndjson")
+    assert "content-length" not in head and head.get("transfer-encoding") == "chunked"
+    lines = [json.loads(line) for line in body.decode().splitlines()]
+    status, _, whole = server.request("POST", "/standard/batch", json.dumps(fens).encode(),
+                                      {"Content-Type": "application/json"})
+    assert status == 200 and lines == json.loads(whole)
+    assert "error" in lines[-1] and lines[-1]["fen"] == "not a fen"
+    heavy = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1"
+    status, head, body = server.request(
+        "POST", "/standard/batch", ("".join(json.dumps(heavy) + "\n" for _ in range(1000))).encode(),
+        {"Content-Type": "application/x-ndjson"})
+    assert status == 413 and "error" in json.loads(body)
+
+
 def test_cache_is_not_bypassed_by_the_move_number(server: Server) -> None:
     def misses() -> int:
         status, head, body = server.request("GET", "/monitor")
