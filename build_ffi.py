@@ -111,6 +111,12 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t bishops, uint64_t knights,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail);
+fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
+                                         uint64_t black, uint64_t kings,
+                                         uint64_t queens, uint64_t rooks,
+                                         uint64_t bishops, uint64_t knights,
+                                         uint64_t pawns, unsigned ep, int turn,
+                                         fathom_detail *detail);
 
 typedef struct fathom_root_move {
     uint8_t from, to;

@@ -407,6 +407,9 @@ def time_documents(tables: Path, fens: list[str], rounds: int) -> dict[str, list
             self.seconds = time.perf_counter() - start
             return out
 
+        def _handle(self) -> Any:  # lila's flag of a mate in one asks the instance again
+            return self.tb._handle()
+
     with pyfathom.open_tablebase(str(tables)) as tb:
         timed = TimedBatch(tb)
         lichess.probe_documents(tb, boards[:50])  # maps the tables

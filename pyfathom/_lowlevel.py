@@ -277,6 +277,16 @@ def probe_detail(fn: ProbeFn, handle: Handle, white: int, black: int, kings: int
     return r & 0xFF, _detail(d)
 
 
+def probe_dtz_as_stored(handle: Handle, white: int, black: int, kings: int, queens: int,
+                        rooks: int, bishops: int, knights: int, pawns: int, ep: int,
+                        turn: int) -> tuple[int, int, bool]:
+    """``fathom_probe_dtz_as_stored``: (status, dtz, precise), the precise
+    flag without the mate-in-one mark (lichess's, for :mod:`pyfathom.server`)."""
+    r = lib.fathom_probe_dtz_as_stored(handle, white, black, kings, queens, rooks,
+                                       bishops, knights, pawns, ep, turn, ffi.NULL)
+    return r & 0xFF, r >> 16, bool((r >> 8) & 1)
+
+
 class RootResult(NamedTuple):
     """What ``fathom_probe_root`` returned."""
 

@@ -23,7 +23,7 @@ import pytest
 
 import positions
 from live_server import Server, serving
-from test_server import lila_order_key, q
+from test_server import lila_order_key, mates_in_one, q
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 FIVE = SHARED / "syzygy5"
@@ -91,7 +91,90 @@ def test_move_order_of_lichess(server: Server) -> None:
             assert m["conversion"] == (board.is_capture(move) or move.promotion is not None)
 
 
+# (4) lila's precise flags --------------------------------------------------
+
+MATE_IN_ONE_FENS = ("7k/8/6K1/8/8/8/8/R7 b - - 98 1", "7k/8/6K1/8/8/8/8/R7 w - - 98 1",
+                    "4k3/8/4K3/8/8/8/8/7R w - - 0 1", "k7/8/1K6/8/8/8/8/6Q1 w - - 97 1",
+                    "8/8/8/8/8/5K1k/8/6Q1 w - - 98 1")
+
+
+def test_mate_in_one_is_rounded_as_lila_rounds_it(server: Server, syzygy_dir: Path) -> None:
+    # lila's answer for the position: syzygy-loss, Kg8 syzygy-win,
+    # both precise_dtz null (KRvK stores a DTZ of 1 rounded; lila keeps that
+    # flag where pyfathom's probe marks the mate exact).
+    fen = "7k/8/6K1/8/8/8/8/R7_b_-_-_98_1"
+    status, doc = server.get_json("/standard?fen=" + fen)
+    assert status == 200
+    assert (doc["category"], doc["dtz"], doc["precise_dtz"]) == ("syzygy-loss", -2, None)
+    assert [(m["san"], m["category"], m["dtz"], m["precise_dtz"]) for m in doc["moves"]] \
+        == [("Kg8", "syzygy-win", 1, None)]
+    status, exact = server.get_json("/standard?exact_mates=true&fen=" + fen)
+    assert status == 200
+    assert (exact["category"], exact["moves"][0]["category"], exact["moves"][0]["precise_dtz"]) \
+        == ("loss", "win", 1)
+    status, line = server.get_json("/standard/mainline?fen=" + fen)
+    assert status == 200 and line["mainline"][0]["precise_dtz"] is None
+    status, line = server.get_json("/standard/mainline?exact_mates=true&fen=" + fen)
+    assert status == 200 and line["mainline"][0]["precise_dtz"] == 1
+    assert server.get_json("/standard?exact_mates=maybe&fen=" + fen)[0] == 400
+
+    # Everywhere else the flags are pyfathom's (Tablebase.probe): lila's may
+    # differ only at a DTZ of 1 with a mate on the board, and the batch
+    # answers as GET does.
+    import pyfathom
+    tb = pyfathom.Tablebase()
+    tb.add_directory(str(syzygy_dir))
+    bodies = json.dumps([f.replace(" ", "_") for f in MATE_IN_ONE_FENS]).encode()
+    status, _, data = server.request("POST", "/standard/batch", bodies,
+                                     {"Content-Type": "application/json"})
+    assert status == 200
+    batch = json.loads(data)
+    differing = 0
+    for fen, answer in zip(MATE_IN_ONE_FENS, batch):
+        board = chess.Board(fen)
+        status, doc = server.get_json("/standard?fen=" + q(fen))
+        assert status == 200
+        assert {k: v for k, v in answer.items() if k != "fen"} == doc
+        for m in doc["moves"]:
+            board.push_uci(m["uci"])
+            probe = tb.probe(board)
+            ours = probe.dtz if probe.dtz_precise else None
+            if m["precise_dtz"] != ours:
+                differing += 1
+                assert (probe.dtz, m["precise_dtz"]) == (1, None) and mates_in_one(board), \
+                    (fen, m)
+            board.pop()
+    assert differing  # the rule met at least one move here
+    tb.close()
+
+
 # (5) (6) work off the event loop, bounded ---------------------------------
+
+def test_large_ndjson_batch_is_streamed(server: Server) -> None:
+    # More FENs than one streamed piece (app.STREAM_PIECE): sent chunked,
+    # with no Content-Length (the answer is never built whole), line for
+    # line the JSON answer; a bad FEN's line carries its error; and a batch
+    # past the bound is still a 413 before any byte.
+    from pyfathom.server.app import STREAM_PIECE
+    boards = [b for key in positions.ALL_TABLES for b in positions.table_sample(key, 8, seed=27)]
+    fens = [b.fen() for b in boards][:STREAM_PIECE * 2 + 7] + ["not a fen"]
+    assert len(fens) > STREAM_PIECE * 2
+    ndjson = "".join(json.dumps(f) + "\n" for f in fens).encode()
+    status, head, body = server.request("POST", "/standard/batch", ndjson,
+                                        {"Content-Type": "application/x-ndjson"})
+    assert status == 200 and head["content-type"].startswith("application/x-ndjson")
+    assert "content-length" not in head and head.get("transfer-encoding") == "chunked"
+    lines = [json.loads(line) for line in body.decode().splitlines()]
+    status, _, whole = server.request("POST", "/standard/batch", json.dumps(fens).encode(),
+                                      {"Content-Type": "application/json"})
+    assert status == 200 and lines == json.loads(whole)
+    assert "error" in lines[-1] and lines[-1]["fen"] == "not a fen"
+    heavy = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1"
+    status, head, body = server.request(
+        "POST", "/standard/batch", ("".join(json.dumps(heavy) + "\n" for _ in range(1000))).encode(),
+        {"Content-Type": "application/x-ndjson"})
+    assert status == 413 and "error" in json.loads(body)
+
 
 def test_cache_is_not_bypassed_by_the_move_number(server: Server) -> None:
     def misses() -> int:

@@ -53,13 +53,13 @@ import chess
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 import pyfathom
 from pyfathom.server import lichess, web
 from pyfathom.server.batch import MAX_BATCH, MAX_BATCH_MOVES, MAX_BODY_BYTES, batch_documents, \
-    batch_fens, is_ndjson, read_body
+    batch_fens, is_ndjson, parse_batch, parsed_documents, read_body
 
 __all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
            "MAX_BODY_BYTES", "MAX_QUERY_BYTES", "PROBE_THREADS", "HEAVY_THREADS",
@@ -67,6 +67,9 @@ __all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
 
 MAX_QUERY_BYTES = 2048
 """Longest query string accepted (414 beyond)."""
+
+STREAM_PIECE = 100
+"""FENs per piece of a streamed NDJSON batch answer (at most about 1 MB)."""
 
 PROBE_THREADS = 4
 """Threads per worker process answering single positions (``GET /VARIANT``)."""
@@ -158,13 +161,33 @@ class _Pool:
         self.bound = threads + waiting
         self.busy = 0
 
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+    def _admit(self) -> None:
         if self.busy >= self.bound:
             raise HTTPException(429, f"busy: {self.busy} requests already waiting or running; "
                                      "retry in a second")
         self.busy += 1
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        self._admit()
         try:
             return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
+        finally:
+            self.busy -= 1
+
+    def stream(self, fn: Callable[..., bytes], pieces: Sequence[tuple[Any, ...]]
+               ) -> AsyncIterator[bytes]:
+        """``fn(*piece)`` for each piece in turn, each on a worker thread.
+        Admitted (or refused with 429) now, before any byte is sent; the
+        request then holds its place until the last piece, so a stream once
+        started is never refused halfway."""
+        self._admit()
+        return self._pieces(fn, pieces)
+
+    async def _pieces(self, fn: Callable[..., bytes], pieces: Sequence[tuple[Any, ...]]
+                      ) -> AsyncIterator[bytes]:
+        try:
+            for piece in pieces:
+                yield await anyio.to_thread.run_sync(fn, *piece, limiter=self.limiter)
         finally:
             self.busy -= 1
 
@@ -185,6 +208,19 @@ def _query_fen(request: Request) -> str:
     if fen is None:
         raise HTTPException(400, "missing query parameter: fen (e.g. ?fen=4k3/8/4K3/8/8/8/8/7R_w_-_-_0_1)")
     return fen
+
+
+_FLAGS = {"true": True, "false": False}
+
+
+def _exact_mates(request: Request) -> bool:
+    """The ``exact_mates`` query parameter (``true``: pyfathom's precise
+    flags, a DTZ of 1 exact where a move mates; default ``false``: lila's,
+    see :func:`lichess._lichess_flag`)."""
+    value = request.query_params.get("exact_mates", "false")
+    if value not in _FLAGS:
+        raise HTTPException(400, f"exact_mates must be true or false, not {value[:20]!r}")
+    return _FLAGS[value]
 
 
 def _open(dirs: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.Tablebase:
@@ -219,12 +255,13 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     static = {name: resources.files("pyfathom.server").joinpath("static").joinpath(name).read_bytes()
               for name in (*_STATIC, "index.html")}
 
-    def render(route: str, variant: str, board: chess.Board, media: str) -> tuple[bytes, str]:
+    def render(route: str, variant: str, board: chess.Board, media: str,
+               exact_mates: bool) -> tuple[bytes, str]:
         base = tablebases[variant]
         if route == "mainline":
-            document = lichess.mainline_document(base, board)
+            document = lichess.mainline_document(base, board, exact_mates=exact_mates)
         else:
-            document = lichess.probe_document(base, board)
+            document = lichess.probe_document(base, board, exact_mates=exact_mates)
         data = _encode(document, media)
         return data, web.etag_of(data)
 
@@ -236,14 +273,15 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         if variant not in tablebases:
             return _error(404, f"no {variant} tables: start pyfathom serve with --{variant} DIR")
         fen = _query_fen(request)
+        exact_mates = _exact_mates(request)
         media = web.negotiate(request.headers.get("accept", ""), (_JSON, _CBOR))
         try:
             board = lichess.parse_fen(fen, variant)
-            key = (route, variant, _position_key(board), media)
+            key = (route, variant, _position_key(board), media, "exact" if exact_mates else "lila")
             answer = cache.get(key)
             if answer is None:
                 pool = heavy if route == "mainline" else light
-                answer = await pool.run(render, route, variant, board, media)
+                answer = await pool.run(render, route, variant, board, media, exact_mates)
                 cache.put(key, answer)
         except lichess.BadRequest as e:
             return _error(400, str(e))
@@ -273,18 +311,32 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     def batch_answer(body: bytes, content_type: str, media: str) -> bytes:
         # Parsed and encoded in the worker thread too: 1 MiB of JSON in and
         # 10 MB out would hold the event loop for tens of milliseconds.
-        documents = batch_documents(tb, batch_fens(body, content_type))
-        if media == _NDJSON:
-            return b"".join(_encode(d, _JSON) + b"\n" for d in documents)
-        return _encode(documents, media)
+        return _encode(batch_documents(tb, batch_fens(body, content_type)), media)
+
+    def parse_for_stream(body: bytes, content_type: str) -> tuple[list[str], list[Any]]:
+        fens = batch_fens(body, content_type)
+        return fens, parse_batch(fens)
+
+    def ndjson_piece(fens: list[str], parsed: list[Any]) -> bytes:
+        return b"".join(_encode(d, _JSON) + b"\n" for d in parsed_documents(tb, fens, parsed))
 
     async def batch(request: Request) -> Response:
         content_type = request.headers.get("content-type", "")
         body = await read_body(request)
         offered = (_NDJSON, _JSON, _CBOR) if is_ndjson(content_type) else (_JSON, _CBOR, _NDJSON)
         media = web.negotiate(request.headers.get("accept", ""), offered)
+        headers = {**web.CORS_HEADERS, "Vary": "Accept"}
+        if media == _NDJSON:
+            # Streamed STREAM_PIECE FENs at a time: the answer is never
+            # held whole, and the loop runs between pieces.  A bad body or
+            # a batch past its bounds is refused before the first byte.
+            fens, parsed = await heavy.run(parse_for_stream, body, content_type)
+            pieces = [(fens[i:i + STREAM_PIECE], parsed[i:i + STREAM_PIECE])
+                      for i in range(0, len(fens), STREAM_PIECE)]
+            return StreamingResponse(heavy.stream(ndjson_piece, pieces), media_type=media,
+                                     headers=headers)
         data = await heavy.run(batch_answer, body, content_type, media)
-        return Response(data, media_type=media, headers={**web.CORS_HEADERS, "Vary": "Accept"})
+        return Response(data, media_type=media, headers=headers)
 
     async def monitor(request: Request) -> Response:
         return PlainTextResponse(f"tablebase cache={len(cache)}u,cache_miss={cache.misses}u",

@@ -12,6 +12,7 @@ sent more than once is computed once.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import chess
@@ -22,7 +23,7 @@ import pyfathom
 from pyfathom.server import lichess
 
 __all__ = ["MAX_BATCH", "MAX_BATCH_MOVES", "MAX_BODY_BYTES", "read_body", "batch_fens",
-           "batch_documents"]
+           "batch_documents", "parse_batch", "parsed_documents"]
 
 MAX_BATCH = 1000
 """Most FENs in one ``POST /standard/batch`` (413 beyond)."""
@@ -114,15 +115,16 @@ def batch_fens(body: bytes, content_type: str) -> list[str]:
 
 def batch_documents(tb: pyfathom.Tablebase, fens: list[str]) -> list[dict[str, Any]]:
     """One ``/standard`` document (plus ``fen``) or ``{"fen", "error"}`` per
-    FEN, in order; HTTPException(413) past :data:`MAX_BATCH_MOVES`.
+    FEN, in order; HTTPException(413) past :data:`MAX_BATCH_MOVES`
+    (:func:`parse_batch`, then :func:`parsed_documents`)."""
+    return parsed_documents(tb, fens, parse_batch(fens))
 
-    Every distinct good FEN is answered from one batch probe
-    (:func:`lichess.probe_documents`); a board whose probes met a damaged
-    table file is asked again of the per-board path, whose error names the
-    file (as ``GET /standard``'s 503 does)."""
-    parsed: list[chess.Board | str] = []  # a board, or why the FEN is bad
-    distinct: dict[str, int] = {}         # normalized FEN -> index into boards
-    boards: list[chess.Board] = []
+
+def parse_batch(fens: list[str]) -> list[chess.Board | str]:
+    """A board per FEN, or why the FEN is bad; HTTPException(413) past
+    :data:`MAX_BATCH_MOVES`, so that a streamed answer is refused before
+    its first byte."""
+    parsed: list[chess.Board | str] = []
     moves = 0
     for fen in fens:
         try:
@@ -135,6 +137,23 @@ def batch_documents(tb: pyfathom.Tablebase, fens: list[str]) -> list[dict[str, A
             raise HTTPException(413, f"batch asks for more than {MAX_BATCH_MOVES} positions and "
                                      "moves: send fewer FENs per request")
         parsed.append(board)
+    return parsed
+
+
+def parsed_documents(tb: pyfathom.Tablebase, fens: Sequence[str],
+                     parsed: Sequence[chess.Board | str]) -> list[dict[str, Any]]:
+    """The documents of :func:`batch_documents` for ``fens`` as
+    :func:`parse_batch` read them (any slice of both).
+
+    Every distinct good FEN is answered from one batch probe
+    (:func:`lichess.probe_documents`); a board whose probes met a damaged
+    table file is asked again of the per-board path, whose error names the
+    file (as ``GET /standard``'s 503 does)."""
+    distinct: dict[str, int] = {}         # normalized FEN -> index into boards
+    boards: list[chess.Board] = []
+    for board in parsed:
+        if isinstance(board, str):
+            continue
         key = board.fen()
         if key not in distinct:
             distinct[key] = len(boards)

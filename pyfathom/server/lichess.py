@@ -39,7 +39,11 @@ its server (lila-tablebase):
   from its own DTZ.
 - ``dtz`` is the stored DTZ50'' (python-chess's number, possibly rounded),
   ``precise_dtz`` the same number where the table stores it exactly, else
-  null; both null where the tables cannot answer.  ``dtm``, ``dtc`` and
+  null; both null where the tables cannot answer.  The exactness is
+  lila-tablebase's (shakmaty-syzygy's): a DTZ of 1 the table stores rounded
+  stays rounded even where a move mates, although
+  :meth:`pyfathom.Tablebase.probe` marks it exact (:func:`_lichess_flag`);
+  with ``exact_mates=True`` the documents keep pyfathom's flag.  ``dtm``, ``dtc`` and
   ``dtw`` (lichess's DTM, DTC and antichess DTW tables, which pyfathom
   does not read) are always null.
 - Atomic and antichess boards (:data:`VARIANTS`) follow python-chess's
@@ -64,6 +68,7 @@ import chess.variant
 
 import pyfathom
 from pyfathom.fen import FenError, parse_board
+from pyfathom import _lowlevel as _ll
 from pyfathom.server.moves import Child, children as _children
 
 __all__ = [
@@ -237,16 +242,48 @@ def category(dtz: Optional[int], precise: bool, *, checkmate: bool, drawn: bool,
     return "loss" if decisive else "blessed-loss" if decisive is False else "syzygy-loss"
 
 
-def _probe(tb: pyfathom.Tablebase, board: chess.Board) -> tuple[Optional[int], bool]:
-    """(dtz, precise) of ``board``, (None, False) where the tables cannot
-    answer it (castling rights, too many pieces, a missing table; or a
-    position the core refuses, such as an impossible check).  A damaged
-    table still raises :class:`~pyfathom.CorruptTableError`."""
+_ProbeResult = tuple[Optional[int], bool]
+"""(dtz, precise) of one position, (None, False) where the tables cannot
+answer it."""
+
+
+def _lichess_flag(tb: pyfathom.Tablebase, result: _ProbeResult, row: Sequence[int],
+                  exact_mates: bool) -> _ProbeResult:
+    """``result`` (a probe's (dtz, precise)) with lila-tablebase's precise
+    flag, ``row`` the position's bitboards (white, black, kings, queens,
+    rooks, bishops, knights, pawns, ep square, turn).
+
+    The two differ at one value only: pyfathom marks a DTZ of 1 exact where
+    a move mates, shakmaty-syzygy (lila's prober) keeps the flag the table
+    stores (``7k/8/6K1/8/8/8/8/R7 b - - 98 1``: Kg8 leads to DTZ 1, rounded
+    in KRvK, so lila calls it ``syzygy-win``).  Such positions are asked
+    again of ``fathom_probe_dtz_as_stored``, which leaves the mark out;
+    ``exact_mates`` keeps pyfathom's flag."""
+    if exact_mates or result != (1, True):
+        return result
+    _status, _dtz, precise = _ll.probe_dtz_as_stored(tb._handle(), *row)
+    return 1, precise
+
+
+def _row(board: chess.Board) -> tuple[int, ...]:
+    """``board``'s bitboards in the order of a C probe's arguments."""
+    occ = board.occupied_co
+    return (occ[1], occ[0], board.kings, board.queens, board.rooks, board.bishops,
+            board.knights, board.pawns, board.ep_square or 0, board.turn)
+
+
+def _probe(tb: pyfathom.Tablebase, board: chess.Board, exact_mates: bool = False
+           ) -> _ProbeResult:
+    """(dtz, precise) of ``board`` (precise as lichess says it, see
+    :func:`_lichess_flag`), (None, False) where the tables cannot answer it
+    (castling rights, too many pieces, a missing table; or a position the
+    core refuses, such as an impossible check).  A damaged table still
+    raises :class:`~pyfathom.CorruptTableError`."""
     try:
         probe = tb.probe(board)
     except (KeyError, pyfathom.InvalidPositionError):
         return None, False
-    return probe.dtz, probe.dtz_precise
+    return _lichess_flag(tb, (probe.dtz, probe.dtz_precise), _row(board), exact_mates)
 
 
 def _info(dtz: Optional[int], precise: bool, checkmate: bool, stalemate: bool,
@@ -264,11 +301,6 @@ def _info(dtz: Optional[int], precise: bool, checkmate: bool, stalemate: bool,
         "variant_loss": variant_loss,
         "insufficient_material": insufficient,
     }
-
-
-_ProbeResult = tuple[Optional[int], bool]
-"""(dtz, precise) of one position, (None, False) where the tables cannot
-answer it."""
 
 
 _POSITIVE = frozenset(("cursed-win", "maybe-win", "syzygy-win", "win"))
@@ -341,17 +373,20 @@ def _document(board: chess.Board, children: list[Child], child_probes: Sequence[
     return document
 
 
-def probe_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]:
+def probe_document(tb: pyfathom.Tablebase, board: chess.Board, *,
+                   exact_mates: bool = False) -> dict[str, Any]:
     """The answer of lichess's ``GET /standard`` for ``board``, probing
-    each position as it comes (:meth:`pyfathom.Tablebase.probe`).
+    each position as it comes (:meth:`pyfathom.Tablebase.probe`);
+    ``exact_mates``: pyfathom's precise flags, not lila's (:func:`_lichess_flag`).
 
     ``board`` is not modified (moves are pushed and popped).
 
     :raises: :class:`~pyfathom.CorruptTableError` for a damaged table.
     """
     child_probes: list[_ProbeResult] = []
-    children = _children(board, lambda child: child_probes.append(_probe(tb, child)))
-    return _document(board, children, child_probes, _probe(tb, board))
+    children = _children(board, lambda child: child_probes.append(
+        _probe(tb, child, exact_mates)))
+    return _document(board, children, child_probes, _probe(tb, board, exact_mates))
 
 
 # Batch rows that failed because the tables cannot answer the position (as
@@ -399,10 +434,7 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
             castling_rows.append(len(flat) // 10)
             flat.extend(_MASKLESS_ROW)
             return
-        occ = position.occupied_co
-        flat.extend((occ[1], occ[0], position.kings, position.queens, position.rooks,
-                     position.bishops, position.knights, position.pawns,
-                     position.ep_square or 0, position.turn))
+        flat.extend(_row(position))
 
     plans = []
     for board in boards:
@@ -424,6 +456,8 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
     unknown: _ProbeResult = (None, False)
     results = [(value, exact == 1) if ok else unknown
                for value, exact, ok in zip(dtz.tolist(), precise.tolist(), answered.tolist())]
+    for row in np.flatnonzero(answered & (dtz == 1) & (precise == 1)).tolist():
+        results[row] = _lichess_flag(tb, results[row], flat[row * 10:row * 10 + 10], False)
     # Rows that met a damaged or unreadable file (none, normally).
     damaged = set(np.flatnonzero(
         ~answered & ~np.isin(status, list(_UNANSWERABLE))).tolist())
@@ -438,7 +472,8 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
     return documents
 
 
-def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, Any]:
+def mainline_document(tb: pyfathom.Tablebase, board: chess.Board, *,
+                      exact_mates: bool = False) -> dict[str, Any]:
     """The answer of lichess's ``GET /standard/mainline`` for ``board``.
 
     The line plays :meth:`pyfathom.Tablebase.probe_root`'s best move for
@@ -447,11 +482,12 @@ def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, A
     position has an empty line.  Each step gives the DTZ of the position
     after the move, for the side to move there.  ``winner`` is ``"w"`` or
     ``"b"`` when the line ends in mate (or the variant's own win), else null.
+    ``exact_mates``: as :func:`probe_document`.
 
     :raises: :class:`NotInTables` when the tables cannot answer the
         position; :class:`~pyfathom.CorruptTableError` for a damaged table.
     """
-    dtz, precise = _probe(tb, board)
+    dtz, precise = _probe(tb, board, exact_mates)
     if dtz is None:
         raise NotInTables(f"not a tablebase position, or a table is missing: {board.fen()}")
     line = []
@@ -469,7 +505,7 @@ def mainline_document(tb: pyfathom.Tablebase, board: chess.Board) -> dict[str, A
                 break
             san = position.san(best)
             position.push(best)
-            step_dtz, step_precise = _probe(tb, position)
+            step_dtz, step_precise = _probe(tb, position, exact_mates)
             if step_dtz is None:  # pragma: no cover - the root's probe needed these tables
                 raise NotInTables(f"a table is missing for {position.fen()}")
             line.append({"uci": best.uci(), "san": san, "dtz": step_dtz,

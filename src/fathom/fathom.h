@@ -189,6 +189,20 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                fathom_detail *detail);
 
 /*
+ * fathom_probe_dtz_as_stored: fathom_probe_dtz, except that a DTZ of 1 the
+ * table stores rounded keeps its rounded flag even where a move mates
+ * (fathom_probe_dtz marks it exact).  The flag shakmaty-syzygy, and so
+ * lichess's tablebase server, reports; pyfathom's server answers with it.
+ * RETURN: packed fathom_result.
+ */
+fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
+                                         uint64_t black, uint64_t kings,
+                                         uint64_t queens, uint64_t rooks,
+                                         uint64_t bishops, uint64_t knights,
+                                         uint64_t pawns, unsigned ep, int turn,
+                                         fathom_detail *detail);
+
+/*
  * Lean forms of the two probes above, for bindings that pay for every
  * argument and every result bit (a cffi call converts each argument from a
  * Python int, and big ints are the slow case): the kings are not passed

@@ -598,6 +598,30 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
     return pack(FATHOM_OK, dtz, precise);
 }
 
+/* fathom_probe_dtz without its mate-in-one mark: the precise flag as the
+ * table and the one-ply searches give it (lichess's prober reports that
+ * one).  Kept apart so the public probes keep their answers. */
+fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
+                                         uint64_t black, uint64_t kings,
+                                         uint64_t queens, uint64_t rooks,
+                                         uint64_t bishops, uint64_t knights,
+                                         uint64_t pawns, unsigned ep, int turn,
+                                         fathom_detail *detail)
+{
+    probe pr = {tb, {0, NULL, 0}};
+    tb_pos pos;
+    int dtz = 0, precise = 0;
+    int status = prepare(tb, &pos, white, black, kings, queens, rooks,
+                         bishops, knights, pawns, ep, turn);
+    if (status == FATHOM_OK)
+        status = any_probe_dtz(&pr, &pos, &dtz, &precise);
+    if (status != FATHOM_OK) {
+        fill_detail(&pr.failure, detail);
+        return pack(status, 0, 0);
+    }
+    return pack(FATHOM_OK, dtz, precise);
+}
+
 /* The kings of a lean probe: the occupied squares in no other piece set. */
 static uint64_t kings_of(uint64_t white, uint64_t black, uint64_t queens,
                          uint64_t rooks, uint64_t bishops, uint64_t knights,
