@@ -10,6 +10,7 @@
 
 #include "fathom.h"
 #include "tb_chess.h"
+#include "tb_instance.h"
 
 unsigned TB_LARGEST = 0;
 
@@ -42,6 +43,11 @@ bool tb_init(const char *path)
         fathom_add_path_list(default_tb, path, PATH_SEPARATOR, NULL);
     TB_LARGEST = fathom_largest(default_tb);
     return true;
+}
+
+bool tb_init_impl(const char *path)
+{
+    return tb_init(path);
 }
 
 void tb_free(void)
@@ -105,13 +111,14 @@ static int probe_root_moves(uint64_t white, uint64_t black, uint64_t kings,
                             uint64_t queens, uint64_t rooks, uint64_t bishops,
                             uint64_t knights, uint64_t pawns, unsigned rule50,
                             unsigned ep, bool turn, fathom_root_move *moves,
-                            unsigned *count, int *wdl, int *dtz)
+                            unsigned *count, int *wdl, int *dtz, int wdl_root)
 {
     int precise;
-    return fathom_probe_root(default_tb, white, black, kings, queens, rooks,
-                             bishops, knights, pawns,
-                             usable_ep(ep, white, black, pawns, turn), turn,
-                             rule50, moves, count, wdl, dtz, &precise, NULL);
+    return tb_probe_root_moves(default_tb, white, black, kings, queens, rooks,
+                               bishops, knights, pawns,
+                               usable_ep(ep, white, black, pawns, turn), turn,
+                               rule50, wdl_root, moves, count, wdl, dtz, &precise,
+                               NULL);
 }
 
 unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
@@ -124,7 +131,7 @@ unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
     int wdl, dtz;
     if (probe_root_moves(white, black, kings, queens, rooks, bishops, knights,
                          pawns, rule50, ep, turn, moves, &count, &wdl,
-                         &dtz) != FATHOM_OK)
+                         &dtz, 0) != FATHOM_OK)
         return TB_RESULT_FAILED;
     if (results) {
         unsigned n = count < TB_MAX_MOVES - 1 ? count : TB_MAX_MOVES - 1;
@@ -212,9 +219,11 @@ int tb_probe_root_dtz(uint64_t white, uint64_t black, uint64_t kings,
     int wdl, dtz;
     if (castling != 0 || !results)
         return 0;
+    /* As Fathom's, answered from the root's WDL where only its DTZ file
+     * is missing (wdl_root). */
     if (probe_root_moves(white, black, kings, queens, rooks, bishops, knights,
                          pawns, rule50, ep, turn, moves, &count, &wdl,
-                         &dtz) != FATHOM_OK)
+                         &dtz, 1) != FATHOM_OK)
         return 0;
     results->size = count < TB_MAX_MOVES ? count : TB_MAX_MOVES;
     for (unsigned i = 0; i < results->size; i++) {
