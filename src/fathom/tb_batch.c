@@ -7,6 +7,8 @@
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE 1
+/* macOS hides sysconf's _SC_NPROCESSORS_ONLN under strict POSIX. */
+#define _DARWIN_C_SOURCE 1
 #endif
 
 #include <string.h>

@@ -777,7 +777,7 @@ static int edge_settle_child(edge_search *es, const tb_pos *child,
         return EDGE_NO;
     if (plies + !slot->precise <= k)
         return EDGE_YES;
-    return slot->verdict != EDGE_UNKNOWN ? slot->verdict : EDGE_OPEN;
+    return slot->verdict != EDGE_UNKNOWN ? (int)slot->verdict : (int)EDGE_OPEN;
 }
 
 /* Does the winner convert within k plies from pos, whoever is to move
