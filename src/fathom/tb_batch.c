@@ -4,21 +4,10 @@
  * a pool of threads, started per call, that claim rows of the caller's
  * arrays and probe each with the public per-position probes of tb_probe.c.
  */
-#if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE 1
-#endif
-
 #include <string.h>
 
 #include "fathom.h"
-
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <pthread.h>
-#include <unistd.h>
-#endif
+#include "tb_platform.h"
 
 /* One batch call: the rows, the outputs, and the first row no thread has
  * claimed yet.  Threads claim BATCH_CHUNK rows at a time until none are
@@ -28,7 +17,7 @@
 typedef struct batch_work {
     fathom_tb *tb;
     size_t n;
-    size_t next_row; /* claimed with an atomic add (claim_rows) */
+    tb_atomic_size next_row; /* claimed with an atomic add (claim_rows) */
     const uint64_t *bb[8];
     const uint8_t *ep, *turn;
     int8_t *wdl_out;
@@ -42,21 +31,9 @@ typedef struct batch_work {
  * first thread runs out of rows. */
 #define BATCH_CHUNK 64
 
-/* Without GCC/Clang atomics, batches run on one thread (see batch()). */
-#if defined(__GNUC__) || defined(__clang__)
-#define BATCH_CAN_SHARE 1
-#else
-#define BATCH_CAN_SHARE 0
-#endif
-
 static int claim_rows(batch_work *work, size_t *begin, size_t *end)
 {
-#if BATCH_CAN_SHARE
-    size_t first = __atomic_fetch_add(&work->next_row, BATCH_CHUNK, __ATOMIC_RELAXED);
-#else
-    size_t first = work->next_row;
-    work->next_row += BATCH_CHUNK;
-#endif
+    size_t first = tb_atomic_fetch_add_size(&work->next_row, BATCH_CHUNK);
     if (first >= work->n)
         return 0;
     *begin = first;
@@ -97,24 +74,9 @@ static void run_batch(batch_work *work)
     }
 }
 
-#if !defined(_WIN32)
-static void *batch_thread(void *arg)
+static void batch_thread(void *arg)
 {
     run_batch((batch_work *)arg);
-    return NULL;
-}
-#endif
-
-static unsigned online_cpus(void)
-{
-#if defined(_WIN32)
-    SYSTEM_INFO info;
-    GetSystemInfo(&info);
-    return info.dwNumberOfProcessors ? (unsigned)info.dwNumberOfProcessors : 1;
-#else
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-#endif
 }
 
 #define MAX_BATCH_THREADS 256
@@ -130,20 +92,17 @@ static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
         if (n && !bb[i])
             return FATHOM_ERR_ARGUMENT;
     if (threads == 0)
-        threads = online_cpus();
+        threads = tb_cpu_count();
     if (threads > MAX_BATCH_THREADS)
         threads = MAX_BATCH_THREADS;
     /* No more threads than chunks: tiny batches are not worth a thread start. */
     if ((size_t)threads > (n + BATCH_CHUNK - 1) / BATCH_CHUNK)
         threads = (unsigned)((n + BATCH_CHUNK - 1) / BATCH_CHUNK);
-#if defined(_WIN32) || !BATCH_CAN_SHARE
-    threads = 1;
-#endif
 
     batch_work work;
     work.tb = tb;
     work.n = n;
-    work.next_row = 0;
+    tb_atomic_size_init(&work.next_row, 0);
     memcpy(work.bb, bb, sizeof work.bb);
     work.ep = ep;
     work.turn = turn;
@@ -151,20 +110,15 @@ static int batch(fathom_tb *tb, size_t n, const uint64_t *const bb[8],
     work.dtz_out = dtz_out;
     work.precise_out = precise_out;
     work.status_out = status_out;
-#if !defined(_WIN32)
     /* This thread works too; threads that cannot start leave their share
      * to the others (the rows are claimed, not assigned). */
-    pthread_t ids[MAX_BATCH_THREADS];
+    tb_thread ids[MAX_BATCH_THREADS];
     unsigned started = 0;
-    while (started + 1 < threads &&
-           pthread_create(&ids[started], NULL, batch_thread, &work) == 0)
+    while (started + 1 < threads && tb_thread_start(&ids[started], batch_thread, &work))
         started++;
     run_batch(&work);
     for (unsigned t = 0; t < started; t++)
-        pthread_join(ids[t], NULL);
-#else
-    run_batch(&work);
-#endif
+        tb_thread_join(&ids[t]);
     return FATHOM_OK;
 }
 

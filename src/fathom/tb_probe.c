@@ -4,11 +4,6 @@
  * move ranking (batch probes run these on threads: tb_batch.c).  Semantics
  * follow python-chess 1.11.2's chess.syzygy, the project's oracle.
  */
-#if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE 1
-#endif
-
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,9 +482,7 @@ static fathom_result pack(int status, int value, int precise)
  * chess's prepare stays small enough to inline).  As python-chess: one
  * piece more than any table holds, where captures lead into the tables
  * (which they must in antichess); validity by the variant's rules. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+TB_NOINLINE
 static int prepare_variant(const fathom_tb *tb, tb_pos *pos, uint64_t white,
                            uint64_t black, uint64_t kings, uint64_t queens,
                            uint64_t rooks, uint64_t bishops, uint64_t knights,
@@ -506,10 +499,7 @@ static int prepare_variant(const fathom_tb *tb, tb_pos *pos, uint64_t white,
 
 /* Checks shared by all probes; fills pos.  Inlined into each entry point
  * (the variant hook must not push it out of line). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
+TB_ALWAYS_INLINE int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
                    uint64_t black, uint64_t kings, uint64_t queens,
                    uint64_t rooks, uint64_t bishops, uint64_t knights,
                    uint64_t pawns, unsigned ep, int turn)
@@ -534,10 +524,7 @@ static inline int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
 }
 
 /* The probes behind both the full and the lean entry points. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int position_wdl(probe *pr, uint64_t white, uint64_t black,
+TB_ALWAYS_INLINE int position_wdl(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *wdl)
@@ -548,10 +535,7 @@ static inline int position_wdl(probe *pr, uint64_t white, uint64_t black,
     return status == FATHOM_OK ? any_probe_wdl(pr, &pos, wdl) : status;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int position_dtz(probe *pr, uint64_t white, uint64_t black,
+TB_ALWAYS_INLINE int position_dtz(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *dtz, int *precise)
@@ -802,7 +786,7 @@ static int edge_settle_child(edge_search *es, const tb_pos *child,
         return EDGE_NO;
     if (plies + !slot->precise <= k)
         return EDGE_YES;
-    return slot->verdict != EDGE_UNKNOWN ? slot->verdict : EDGE_OPEN;
+    return slot->verdict != EDGE_UNKNOWN ? (int)slot->verdict : (int)EDGE_OPEN;
 }
 
 /* Does the winner convert within k plies from pos, whoever is to move
@@ -892,9 +876,7 @@ static int edge_node_search(edge_search *es, const tb_pos *pos,
  * otherwise; either way it becomes exact, and its wdl and rank follow.
  * Out of line: its memo stays off the stack of ordinary root probes.
  */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+TB_NOINLINE
 static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
                               fathom_root_move *moves, int n, int plies_left)
 {

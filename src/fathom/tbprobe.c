@@ -11,17 +11,12 @@
 #include "fathom.h"
 #include "tb_chess.h"
 #include "tb_instance.h"
+#include "tb_platform.h"
 
 unsigned TB_LARGEST = 0;
 
 /* The one piece of global state: the instance Fathom's API implies. */
 static fathom_tb *default_tb = NULL;
-
-#if defined(_WIN32)
-#define PATH_SEPARATOR ';'
-#else
-#define PATH_SEPARATOR ':'
-#endif
 
 /* Fathom's rank scale: a certain win ranks FATHOM_RANK_WIN; a win the
  * 50-move rule may spoil ranks lower the more plies it needs. */
@@ -40,7 +35,7 @@ bool tb_init(const char *path)
     if (fathom_open(&default_tb) != FATHOM_OK)
         return false;
     if (path && *path && strcmp(path, "<empty>") != 0)
-        fathom_add_path_list(default_tb, path, PATH_SEPARATOR, NULL);
+        fathom_add_path_list(default_tb, path, TB_PATH_LIST_SEPARATOR, NULL);
     TB_LARGEST = fathom_largest(default_tb);
     return true;
 }
