@@ -79,3 +79,12 @@ def test_bench_dask_runs(syzygy_dir: Path) -> None:
     for name in ("plain", "plain_all_cores", "dask1", "dask2"):
         assert res["rows_per_sec"][name]["median"] > 0, name
     assert res["dask1_vs_plain"]["median"] > 0 and res["dask2_vs_dask1"]["median"] > 0
+
+
+def test_bench_root_runs(syzygy_dir: Path) -> None:
+    """bench_root.py on 200 positions, without a Fathom checkout (that one
+    is measured outside the repository)."""
+    proc = _run("bench_root.py", "--positions", "200", "--repeats", "1", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)["pyfathom"]
+    assert res["positions"] == 200 and 0 < res["median_us"] <= res["worst_us"]
