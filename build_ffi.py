@@ -124,6 +124,7 @@ typedef struct fathom_root_move {
     uint8_t is_ep;
     int8_t wdl;
     int8_t dtz_precise;
+    uint8_t unsettled;
     int32_t dtz;
     int32_t rank;
     ...;

@@ -297,6 +297,9 @@ class RootResult(NamedTuple):
     dtz: int
     dtz_precise: bool
     detail: Detail
+    unsettled: int = 0
+    """How many moves on the 50-move edge the settling search left open
+    (its budget ran out: they keep their rounded DTZ)."""
 
 
 def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
@@ -312,9 +315,10 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
                                    moves, count, ints, ints + 1, ints + 2, d)
     if status != Status.OK:
         return RootResult(status, [], 0, 0, False, _detail(d))
-    rows = [(getattr(m, "from"), m.to, m.promotion, m.wdl, m.dtz, m.rank)
-            for m in moves[0:count[0]]]
-    return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail())
+    listed = moves[0:count[0]]
+    rows = [(getattr(m, "from"), m.to, m.promotion, m.wdl, m.dtz, m.rank) for m in listed]
+    return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail(),
+                      sum(m.unsettled for m in listed))
 
 
 class BestMove(NamedTuple):

@@ -99,3 +99,12 @@ def test_bench_open_runs() -> None:
     res = json.loads(proc.stdout)
     assert res["files"] == 70
     assert res["ratio_python_chess_over_pyfathom"]["median"] > 0
+
+
+def test_bench_root_runs(syzygy_dir: Path) -> None:
+    """bench_root.py on 200 positions, without a Fathom checkout (that one
+    is measured outside the repository)."""
+    proc = _run("bench_root.py", "--positions", "200", "--repeats", "1", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)["pyfathom"]
+    assert res["positions"] == 200 and 0 < res["median_us"] <= res["worst_us"]

@@ -8,7 +8,8 @@
   Fathom's tbprobe.h as an engine does, compiled with
   ``-std=c99 -Wall -Wextra -Werror`` against the vendored files and linked
   with the library; its answers on 5,000+ positions (clocks 0..99, en-passant
-  squares set after every double push) are checked against python-chess.
+  squares set after every double push) are checked against python-chess;
+  the same program and the single file compiled as C++17 answer the same.
 """
 
 from __future__ import annotations
@@ -298,11 +299,27 @@ def _move_values(board: chess.Board, answers: dict[str, Any]) -> dict[chess.Move
     return out
 
 
+def _cxx() -> list[str] | None:
+    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("clang++")
+    return shlex.split(cxx) if cxx else None
+
+
+@pytest.mark.parametrize("language", ["c", "c++"])
 def test_engine_program_matches_python_chess(engine_lib: Path, tmp_path: Path,
-                                             syzygy_dir: Path) -> None:
+                                             syzygy_dir: Path, language: str) -> None:
+    """In C against libfathom.a; in C++ as C++ engines vendor Fathom: the
+    program and the single-file tbprobe.c both compiled as C++17."""
     exe = tmp_path / "engine_dropin"
-    _run([*_cc(), *STRICT, f"-I{engine_lib}", str(CDIR / "engine_dropin.c"),
-          str(engine_lib / "libfathom.a"), "-pthread", "-o", str(exe)])
+    if language == "c":
+        _run([*_cc(), *STRICT, f"-I{engine_lib}", str(CDIR / "engine_dropin.c"),
+              str(engine_lib / "libfathom.a"), "-pthread", "-o", str(exe)])
+    else:
+        cxx = _cxx()
+        if cxx is None:
+            pytest.skip("needs a C++ compiler (g++ or clang++, or $CXX)")
+        _run([*cxx, "-x", "c++", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
+              f"-I{engine_lib}", str(CDIR / "engine_dropin.c"), str(engine_lib / "tbprobe.c"),
+              "-pthread", "-o", str(exe)])
 
     positions = _positions()
     assert len(positions) >= 5000

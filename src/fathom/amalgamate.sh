@@ -28,6 +28,7 @@ mkdir -p "$out"
         '#define TB_INTERNAL static' \
         '#define _POSIX_C_SOURCE 200809L' \
         '#define _DEFAULT_SOURCE 1' \
+        '#define _DARWIN_C_SOURCE 1' \
         '#include "tbconfig.h"'
     # shellcheck disable=SC2046
     awk -v dir="$here" '

@@ -232,6 +232,10 @@ typedef struct fathom_root_move {
     uint8_t is_ep;      /* 1 if an en-passant capture */
     int8_t wdl;         /* -2..2 under the 50-move rule from the root clock */
     int8_t dtz_precise; /* 1 if dtz is exact */
+    uint8_t unsettled;  /* 1: dtz is rounded and exactly the plies the clock
+                         * leaves, and the settling search (fathom_probe_root)
+                         * ran out of budget before deciding it */
+    uint8_t reserved;   /* 0 */
     int32_t dtz;        /* signed DTZ in plies counted from the root position
                          * (settled on the 50-move edge: fathom_probe_root) */
     int32_t rank;       /* tbRank on a 2^18 scale: higher is better */
@@ -253,9 +257,10 @@ typedef struct fathom_root_move {
  * between a win and a 50-move draw) is settled by a search below it (can
  * the winner force mate or a winning zeroing move in time, whatever the
  * loser does?): its dtz becomes exact, one ply longer than the table's if
- * not, and its wdl and rank follow.  The search is bounded (2,000 searched
- * positions per call, tb_probe.c); past that a move keeps its rounded
- * value.  moves must have room for FATHOM_MAX_MOVES entries; *count
+ * not, and its wdl and rank follow.  The search is bounded by a budget of
+ * table reads (EDGE_READ_BUDGET, 4,096, in tb_probe.c; a plain root probe
+ * makes 10 to 600 on 3-5 pieces), so that no call costs more than a few
+ * ms; a move it leaves open keeps its rounded value and has unsettled set.  moves must have room for FATHOM_MAX_MOVES entries; *count
  * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
  * receive the root position's WDL under the 50-move rule (from rule50; its
  * best move's where its own rounded DTZ sits on the limit) and its DTZ (as

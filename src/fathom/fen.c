@@ -34,25 +34,40 @@ const char *fathom_fen_strerror(int status)
 }
 
 /*
- * Character classes, one table lookup per byte.  A piece letter's entry
- * holds its piece type index (0 = kings ... 5 = pawns) plus 1 in bits 0-2
- * and the colour (set for black) in bit 3; CH_BLANK marks whitespace.
+ * Character classes.  A piece letter's class holds its piece type index
+ * (0 = kings ... 5 = pawns) plus 1 in bits 0-2 and the colour (set for
+ * black) in bit 3; CH_BLANK marks whitespace; 0 is anything else.  A switch
+ * rather than a table with designated initializers, which C++ (the
+ * single-file build compiled as C++) does not accept; compilers turn it
+ * into one table lookup anyway.
  */
 #define CH_BLANK 0x10
 #define PIECE(type, black) ((unsigned char)(((black) << 3) | ((type) + 1)))
 
-static const unsigned char char_class[256] = {
-    ['\t'] = CH_BLANK, ['\n'] = CH_BLANK, ['\v'] = CH_BLANK,
-    ['\f'] = CH_BLANK, ['\r'] = CH_BLANK, [' '] = CH_BLANK,
-    ['K'] = PIECE(0, 0), ['Q'] = PIECE(1, 0), ['R'] = PIECE(2, 0),
-    ['B'] = PIECE(3, 0), ['N'] = PIECE(4, 0), ['P'] = PIECE(5, 0),
-    ['k'] = PIECE(0, 1), ['q'] = PIECE(1, 1), ['r'] = PIECE(2, 1),
-    ['b'] = PIECE(3, 1), ['n'] = PIECE(4, 1), ['p'] = PIECE(5, 1),
-};
+static unsigned char char_class(unsigned char c)
+{
+    switch (c) {
+    case '\t': case '\n': case '\v': case '\f': case '\r': case ' ':
+        return CH_BLANK;
+    case 'K': return PIECE(0, 0);
+    case 'Q': return PIECE(1, 0);
+    case 'R': return PIECE(2, 0);
+    case 'B': return PIECE(3, 0);
+    case 'N': return PIECE(4, 0);
+    case 'P': return PIECE(5, 0);
+    case 'k': return PIECE(0, 1);
+    case 'q': return PIECE(1, 1);
+    case 'r': return PIECE(2, 1);
+    case 'b': return PIECE(3, 1);
+    case 'n': return PIECE(4, 1);
+    case 'p': return PIECE(5, 1);
+    default: return 0;
+    }
+}
 
 static int is_blank(unsigned char c)
 {
-    return char_class[c] == CH_BLANK;
+    return char_class(c) == CH_BLANK;
 }
 
 static int parse_placement(const unsigned char *s, size_t n, fathom_board *b)
@@ -81,7 +96,7 @@ static int parse_placement(const unsigned char *s, size_t n, fathom_board *b)
                 return FATHOM_FEN_ERR_RANK_FILES;
             prev_digit = 1;
         } else {
-            unsigned char code = char_class[c];
+            unsigned char code = char_class(c);
             uint64_t bit;
             if (code == 0 || code == CH_BLANK)
                 return FATHOM_FEN_ERR_PIECE;

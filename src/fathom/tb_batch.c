@@ -6,21 +6,10 @@
  * order (tb_batch_sorted.c), or, with FATHOM_BATCH_ROW_ORDER, each row in
  * turn with the per-position probes of tb_probe.c.
  */
-#if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE 1
-#endif
-
 #include <string.h>
 
 #include "tb_batch.h"
-
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <pthread.h>
-#include <unistd.h>
-#endif
+#include "tb_platform.h"
 
 /* One batch call: the rows, the outputs, and the first row no thread has
  * claimed yet.  Threads claim `chunk` rows at a time until none are
@@ -30,7 +19,7 @@
 typedef struct batch_work {
     tb_batch_rows rows;
     size_t n;
-    size_t next_row; /* claimed with an atomic add (claim_rows) */
+    tb_atomic_size next_row; /* claimed with an atomic add (claim_rows) */
     size_t chunk;    /* rows per claim (batch_chunk) */
     int row_order;   /* FATHOM_BATCH_ROW_ORDER */
 } batch_work;
@@ -59,21 +48,9 @@ static size_t batch_chunk(size_t n, unsigned threads, int row_order)
     return share < TB_SLICE_ROWS ? share : TB_SLICE_ROWS;
 }
 
-/* Without GCC/Clang atomics, batches run on one thread (see batch()). */
-#if defined(__GNUC__) || defined(__clang__)
-#define BATCH_CAN_SHARE 1
-#else
-#define BATCH_CAN_SHARE 0
-#endif
-
 static int claim_rows(batch_work *work, size_t *begin, size_t *end)
 {
-#if BATCH_CAN_SHARE
-    size_t first = __atomic_fetch_add(&work->next_row, work->chunk, __ATOMIC_RELAXED);
-#else
-    size_t first = work->next_row;
-    work->next_row += work->chunk;
-#endif
+    size_t first = tb_atomic_fetch_add_size(&work->next_row, work->chunk);
     if (first >= work->n)
         return 0;
     *begin = first;
@@ -99,24 +76,9 @@ static void run_batch(batch_work *work)
     tb_batch_scratch_free(&scratch);
 }
 
-#if !defined(_WIN32)
-static void *batch_thread(void *arg)
+static void batch_thread(void *arg)
 {
     run_batch((batch_work *)arg);
-    return NULL;
-}
-#endif
-
-static unsigned online_cpus(void)
-{
-#if defined(_WIN32)
-    SYSTEM_INFO info;
-    GetSystemInfo(&info);
-    return info.dwNumberOfProcessors ? (unsigned)info.dwNumberOfProcessors : 1;
-#else
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-#endif
 }
 
 #define MAX_BATCH_THREADS 256
@@ -133,7 +95,7 @@ int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[
         if (n && !bitboards[i])
             return FATHOM_ERR_ARGUMENT;
     if (threads == 0)
-        threads = online_cpus();
+        threads = tb_cpu_count();
     if (threads > MAX_BATCH_THREADS)
         threads = MAX_BATCH_THREADS;
     int row_order = (flags & FATHOM_BATCH_ROW_ORDER) != 0;
@@ -141,9 +103,6 @@ int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[
     /* No more threads than chunks: tiny batches are not worth a thread start. */
     if ((size_t)threads > (n + chunk - 1) / chunk)
         threads = (unsigned)((n + chunk - 1) / chunk);
-#if defined(_WIN32) || !BATCH_CAN_SHARE
-    threads = 1;
-#endif
 
     batch_work work;
     work.rows.tb = tb;
@@ -158,23 +117,18 @@ int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[
     work.rows.precise_out = precise_out;
     work.rows.status_out = status_out;
     work.n = n;
-    work.next_row = 0;
+    tb_atomic_size_init(&work.next_row, 0);
     work.chunk = chunk;
     work.row_order = row_order;
-#if !defined(_WIN32)
     /* This thread works too; threads that cannot start leave their share
      * to the others (the rows are claimed, not assigned). */
-    pthread_t ids[MAX_BATCH_THREADS];
+    tb_thread ids[MAX_BATCH_THREADS];
     unsigned started = 0;
-    while (started + 1 < threads &&
-           pthread_create(&ids[started], NULL, batch_thread, &work) == 0)
+    while (started + 1 < threads && tb_thread_start(&ids[started], batch_thread, &work))
         started++;
     run_batch(&work);
     for (unsigned t = 0; t < started; t++)
-        pthread_join(ids[t], NULL);
-#else
-    run_batch(&work);
-#endif
+        tb_thread_join(&ids[t]);
     return FATHOM_OK;
 }
 

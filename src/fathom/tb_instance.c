@@ -3,29 +3,11 @@
  * found in directories (or table bytes the caller holds), and mapping them
  * on first use.
  */
-#if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE 1
-#endif
-
 #include "tb_instance.h"
 #include "tb_variant.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(_WIN32)
-#include <windows.h>
-static void mutex_init(tb_mutex *m) { InitializeCriticalSection(m); }
-static void mutex_destroy(tb_mutex *m) { DeleteCriticalSection(m); }
-static void mutex_lock(tb_mutex *m) { EnterCriticalSection(m); }
-static void mutex_unlock(tb_mutex *m) { LeaveCriticalSection(m); }
-#else
-static void mutex_init(tb_mutex *m) { pthread_mutex_init(m, NULL); }
-static void mutex_destroy(tb_mutex *m) { pthread_mutex_destroy(m); }
-static void mutex_lock(tb_mutex *m) { pthread_mutex_lock(m); }
-static void mutex_unlock(tb_mutex *m) { pthread_mutex_unlock(m); }
-#endif
 
 static const char *const status_text[FATHOM_STATUS_COUNT] = {
     "ok",
@@ -65,7 +47,7 @@ int fathom_open_variant(fathom_tb **out, int variant)
         return FATHOM_ERR_NO_MEMORY;
     tb_consts_init(&tb->consts);
     tb_variant_format_init(&tb->consts, variant);
-    mutex_init(&tb->init_lock);
+    tb_mutex_init(&tb->init_lock);
     *out = tb;
     return FATHOM_OK;
 }
@@ -74,7 +56,7 @@ int fathom_variant(const fathom_tb *tb) { return tb ? tb->consts.variant : -1; }
 
 static void free_slot(tb_slot *slot)
 {
-    if (slot->state == SLOT_READY)
+    if (tb_atomic_load_relaxed(&slot->state) == SLOT_READY)
         tb_table_close(&slot->table);
     free(slot->path);
     memset(slot, 0, sizeof *slot);
@@ -91,7 +73,7 @@ void fathom_close(fathom_tb *tb)
     }
     free(tb->entries);
     free(tb->hash);
-    mutex_destroy(&tb->init_lock);
+    tb_mutex_destroy(&tb->init_lock);
     free(tb);
 }
 
@@ -99,7 +81,9 @@ unsigned fathom_largest(const fathom_tb *tb) { return tb ? tb->largest : 0; }
 
 unsigned fathom_mapped_count(const fathom_tb *tb)
 {
-    return tb ? __atomic_load_n(&tb->mapped, __ATOMIC_RELAXED) : 0;
+    /* Reading the counter changes nothing; the cast only drops the const
+     * that Win32's interlocked reads cannot take. */
+    return tb ? (unsigned)tb_atomic_load_relaxed((tb_atomic_int *)&tb->mapped) : 0;
 }
 
 static void hash_insert(tb_hash_cell *hash, size_t mask, tb_key key, tb_entry *e)
@@ -254,11 +238,7 @@ int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
      * back into the same string). */
     const char *name = path;
     for (const char *c = path; *c; c++)
-#if defined(_WIN32)
-        if (*c == '/' || *c == '\\')
-#else
-        if (*c == '/')
-#endif
+        if (tb_is_dir_separator(*c))
             name = c + 1;
     size_t dir_len = (size_t)(name - path);
     tb_material mat;
@@ -330,18 +310,18 @@ int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
 {
     if (!slot->path)
         return FATHOM_ERR_MISSING_TABLE;
-    mutex_lock(&tb->init_lock);
-    int state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+    tb_mutex_lock(&tb->init_lock);
+    int state = tb_atomic_load_acquire(&slot->state);
     if (state == SLOT_UNLOADED) {
         int status = tb_table_open(&slot->table, slot->path, slot->data, slot->size,
                                    &entry->mat, is_dtz, &tb->consts);
         if (status == FATHOM_OK) {
-            __atomic_fetch_add(&tb->mapped, 1, __ATOMIC_RELAXED);
+            tb_atomic_add_relaxed(&tb->mapped, 1);
             state = SLOT_READY;
         } else if (status == FATHOM_ERR_IO || status == FATHOM_ERR_NO_MEMORY) {
             /* Address space, memory or descriptors may come back: leave
              * the slot unloaded so a later probe tries again. */
-            mutex_unlock(&tb->init_lock);
+            tb_mutex_unlock(&tb->init_lock);
             return status;
         } else {
             /* A damaged file stays damaged: remember the verdict. */
@@ -349,9 +329,9 @@ int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
             state = SLOT_FAILED;
         }
         /* Publish the parsed table before the state that says so. */
-        __atomic_store_n(&slot->state, state, __ATOMIC_RELEASE);
+        tb_atomic_store_release(&slot->state, state);
     }
-    mutex_unlock(&tb->init_lock);
+    tb_mutex_unlock(&tb->init_lock);
     return state == SLOT_READY ? FATHOM_OK : slot->error;
 }
 

@@ -10,13 +10,7 @@
 #include "fathom.h"
 #include "tb_table.h"
 
-#if defined(_WIN32)
-#include <windows.h>
-typedef CRITICAL_SECTION tb_mutex;
-#else
-#include <pthread.h>
-typedef pthread_mutex_t tb_mutex;
-#endif
+#include "tb_platform.h"
 
 enum { SLOT_UNLOADED = 0, SLOT_READY = 1, SLOT_FAILED = 2 };
 
@@ -25,7 +19,7 @@ typedef struct tb_slot {
     char *path;   /* NULL: no such file registered ("memory:NAME" for bytes) */
     const void *data; /* the caller's table bytes (fathom_add_table_memory), */
     size_t size;      /* or NULL: the file at path */
-    int state;    /* SLOT_*, read with acquire, written under init_lock */
+    tb_atomic_int state; /* SLOT_*, read with acquire, written under init_lock */
     int error;    /* status when SLOT_FAILED */
     tb_table table;
 } tb_slot;
@@ -47,7 +41,7 @@ struct fathom_tb {
     tb_hash_cell *hash; /* open addressing, both colour orientations */
     size_t hash_mask;
     unsigned largest;
-    unsigned mapped;    /* atomic counter of mapped files */
+    tb_atomic_int mapped; /* counter of mapped files */
     tb_mutex init_lock; /* taken only while a table is being mapped */
 };
 
@@ -83,7 +77,7 @@ TB_INTERNAL int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int 
 static inline int tb_slot_ready(fathom_tb *tb, tb_entry *entry, tb_slot *slot,
                                 int is_dtz)
 {
-    int state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+    int state = tb_atomic_load_acquire(&slot->state);
     if (state == SLOT_READY)
         return FATHOM_OK;
     if (state == SLOT_FAILED)
@@ -93,5 +87,15 @@ static inline int tb_slot_ready(fathom_tb *tb, tb_entry *entry, tb_slot *slot,
 
 /* Table name for a material key, stronger side first ("KRvKP"). */
 TB_INTERNAL void tb_key_name(tb_key key, char *out, size_t size);
+
+/* fathom_probe_root (tb_probe.c); with wdl_root set, a root whose own DTZ
+ * table is missing is still answered from its WDL and its moves' probes
+ * (Fathom's tb_probe_root_dtz does). */
+TB_INTERNAL int tb_probe_root_moves(fathom_tb *tb, uint64_t white, uint64_t black,
+                                    uint64_t kings, uint64_t queens, uint64_t rooks,
+                                    uint64_t bishops, uint64_t knights, uint64_t pawns,
+                                    unsigned ep, int turn, unsigned rule50, int wdl_root,
+                                    fathom_root_move *moves, unsigned *count, int *wdl,
+                                    int *dtz, int *dtz_precise, fathom_detail *detail);
 
 #endif /* PYFATHOM_TB_INSTANCE_H */

@@ -23,8 +23,20 @@
  * every probe). */
 #if defined(__GNUC__) || defined(__clang__)
 #define TB_ALWAYS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define TB_ALWAYS_INLINE static __forceinline
 #else
 #define TB_ALWAYS_INLINE static inline
+#endif
+
+/* Out of line on purpose: keeps a rare path's code and stack away from a
+ * hot caller the compiler would otherwise inline it into. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TB_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define TB_NOINLINE __declspec(noinline)
+#else
+#define TB_NOINLINE
 #endif
 
 #endif /* PYFATHOM_TB_INTERNAL_H */

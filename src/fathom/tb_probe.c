@@ -4,11 +4,6 @@
  * move ranking (batch probes run these on threads: tb_batch.c).  Semantics
  * follow python-chess 1.11.2's chess.syzygy, the project's oracle.
  */
-#if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE 1
-#endif
-
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +12,15 @@
 #include "tb_instance.h"
 #include "tb_variant.h"
 
-/* A probe in progress: the instance, where a failure came from, and the
- * batch thread's decoding memo (NULL outside batches: tb_batch_sorted.c). */
+/* A probe in progress: the instance, where a failure came from, the
+ * batch thread's decoding memo (NULL outside batches: tb_batch_sorted.c),
+ * and the table reads made so far (the unit of work the root probe's
+ * 50-move-edge search is budgeted in: deterministic, unlike time). */
 typedef struct probe {
     fathom_tb *tb;
     tb_failure failure;
     tb_block_memo *memo;
+    unsigned long reads;
 } probe;
 
 static int fail(probe *pr, int status, tb_key key, const tb_entry *entry,
@@ -62,6 +60,7 @@ static int table_wdl(probe *pr, const tb_pos *pos, int *wdl)
     }
     tb_key key = tb_key_of(pos, 0);
     tb_entry *e = tb_lookup(pr->tb, key);
+    pr->reads++;
     if (!e || !e->wdl.path)
         return fail(pr, FATHOM_ERR_MISSING_TABLE, key, e, 0);
     int status = tb_slot_ready(pr->tb, e, &e->wdl, 0);
@@ -75,6 +74,7 @@ static int table_dtz(probe *pr, const tb_pos *pos, int wdl, int *dtz,
 {
     tb_key key = tb_key_of(pos, 0);
     tb_entry *e = tb_lookup(pr->tb, key);
+    pr->reads++;
     if (!e || !e->dtz.path)
         return fail(pr, FATHOM_ERR_MISSING_TABLE, key, e, 1);
     int status = tb_slot_ready(pr->tb, e, &e->dtz, 1);
@@ -485,9 +485,7 @@ static fathom_result pack(int status, int value, int precise)
  * chess's prepare stays small enough to inline).  As python-chess: one
  * piece more than any table holds, where captures lead into the tables
  * (which they must in antichess); validity by the variant's rules. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+TB_NOINLINE
 static int prepare_variant(const fathom_tb *tb, tb_pos *pos, uint64_t white,
                            uint64_t black, uint64_t kings, uint64_t queens,
                            uint64_t rooks, uint64_t bishops, uint64_t knights,
@@ -504,10 +502,7 @@ static int prepare_variant(const fathom_tb *tb, tb_pos *pos, uint64_t white,
 
 /* Checks shared by all probes; fills pos.  Inlined into each entry point
  * (the variant hook must not push it out of line). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
+TB_ALWAYS_INLINE int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
                    uint64_t black, uint64_t kings, uint64_t queens,
                    uint64_t rooks, uint64_t bishops, uint64_t knights,
                    uint64_t pawns, unsigned ep, int turn)
@@ -532,10 +527,7 @@ static inline int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
 }
 
 /* The probes behind both the full and the lean entry points. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int position_wdl(probe *pr, uint64_t white, uint64_t black,
+TB_ALWAYS_INLINE int position_wdl(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *wdl)
@@ -546,10 +538,7 @@ static inline int position_wdl(probe *pr, uint64_t white, uint64_t black,
     return status == FATHOM_OK ? any_probe_wdl(pr, &pos, wdl) : status;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int position_dtz(probe *pr, uint64_t white, uint64_t black,
+TB_ALWAYS_INLINE int position_dtz(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         unsigned ep, int turn, int *dtz, int *precise)
@@ -570,7 +559,7 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     int wdl = 0;
     int status = position_wdl(&pr, white, black, kings, queens, rooks,
                               bishops, knights, pawns, ep, turn, &wdl);
@@ -587,7 +576,7 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     int dtz = 0, precise = 0;
     int status = position_dtz(&pr, white, black, kings, queens, rooks,
                               bishops, knights, pawns, ep, turn, &dtz, &precise);
@@ -608,7 +597,7 @@ fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
                                          uint64_t pawns, unsigned ep, int turn,
                                          fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     tb_pos pos;
     int dtz = 0, precise = 0;
     int status = prepare(tb, &pos, white, black, kings, queens, rooks,
@@ -635,7 +624,7 @@ int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     int wdl = 0;
     int status = position_wdl(
         &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
@@ -648,7 +637,7 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     int dtz = 0, precise = 0;
     int status = position_dtz(
         &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
@@ -662,7 +651,7 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
 
 void tb_batch_probe_row(const tb_batch_rows *rows, size_t i, tb_block_memo *memo)
 {
-    probe pr = {rows->tb, {0, NULL, 0}, memo};
+    probe pr = {rows->tb, {0, NULL, 0}, memo, 0};
     const uint64_t *const *bb = rows->bb;
     int value = 0, precise = 0, status;
     if (rows->wdl_out) {
@@ -717,7 +706,7 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
     uint64_t idx = 0, size = 0;
     /* Only a table already mapped: mapping one here could fail a row whose
      * probe would not have needed it. */
-    if (__atomic_load_n(&e->wdl.state, __ATOMIC_ACQUIRE) == SLOT_READY &&
+    if (tb_atomic_load_acquire((tb_atomic_int *)&e->wdl.state) == SLOT_READY &&
         tb_table_locate(&e->wdl.table, &rows->tb->consts, &pos, key, &stream, &idx, &size)) {
         int shift = 0;
         while (shift < 64 - ORDER_INDEX_BITS && (size - 1) >> shift >> ORDER_INDEX_BITS)
@@ -773,19 +762,23 @@ static int root_rank(int dtz, int precise, int rule50)
  * question unless the node sits on the edge again (rounded, DTZ == k), and
  * the search descends only through such nodes.
  *
- * Bounded: EDGE_NODE_BUDGET searched positions per root probe, each
- * costing one DTZ probe per legal move (a probe of a side its table does
- * not store searches one ply itself).  Measured on 3-4-piece playouts: a
- * median of about 20 positions per root probe on the edge, a few thousand
- * for long KBBvK edges, where 2,000 positions take 0.05-0.2 s.  Past the
- * budget, or where a probe fails, a move stays uncertain as without the
- * search.  The recursion is at most the plies left deep (< 100), one move
- * list (about 1.5 KB) on the stack per level, plus a 32 KB memo for the
- * whole search; nothing is allocated, and ordinary root probes never get
- * here.  Standard chess only: variant instances rank as before.
+ * Bounded, so that no root probe stalls a game: EDGE_READ_BUDGET table
+ * reads (probe.reads: WDL and DTZ lookups, the searches' unit of work,
+ * deterministic unlike time) for the whole search of one root probe.  A
+ * read costs about 0.6 us here with its move generation, so the budget is
+ * about 2.5 ms; a plain root probe makes 10 to 600 reads on 3-5 pieces
+ * (benchmarks/bench_root.py has the figures).  Unbounded, some edges need
+ * millions (KQvKR, KBBvK: seconds).  Past the budget, or where a probe
+ * fails, a move stays uncertain as without the search, and unsettled says
+ * so.  The budget is checked before every probe, so a search overshoots it
+ * by at most one DTZ probe's reads.  The recursion is at most the plies
+ * left deep (< 100), one move list (about 1.5 KB) on the stack per level,
+ * plus a 32 KB memo for the whole search; nothing is allocated, and
+ * ordinary root probes never get here.  Standard chess only: variant
+ * instances rank as before.
  */
-#ifndef EDGE_NODE_BUDGET
-#define EDGE_NODE_BUDGET 2000
+#ifndef EDGE_READ_BUDGET
+#define EDGE_READ_BUDGET 4096
 #endif
 
 /* Verdicts; EDGE_OPEN: a child on the edge again, to be searched. */
@@ -798,18 +791,20 @@ enum { EDGE_NO = 0, EDGE_YES = 1, EDGE_UNKNOWN = 2, EDGE_OPEN = 3 };
 #ifndef EDGE_MEMO_BITS
 #define EDGE_MEMO_BITS 11
 #endif
+enum { EDGE_DTZ_BOUND = 2 };
 typedef struct edge_memo {
     uint64_t occupied;
     uint32_t pieces;  /* turn, then 4 bits (colour, type) per occupied square;
                        * 0 for an empty slot (a turn bit or a king is set) */
     int16_t dtz;      /* the position's DTZ probe */
-    uint8_t precise;
+    uint8_t precise;  /* its precise flag, or EDGE_DTZ_BOUND: the loser's
+                       * search stopped early, the DTZ is dtz or lower */
     uint8_t verdict;  /* EDGE_NO or EDGE_YES once searched, else EDGE_UNKNOWN */
 } edge_memo;
 
 typedef struct edge_search {
     probe pr;       /* failures here do not fail the root probe */
-    int nodes_left;
+    unsigned long read_budget; /* table reads (pr.reads) the search may make */
     uint16_t killer[101]; /* by plies left: 1 + (from << 6 | to), 0 none */
     edge_memo memo[1 << EDGE_MEMO_BITS];
 } edge_search;
@@ -851,7 +846,7 @@ static int edge_settle_child(edge_search *es, const tb_pos *child,
     if (child->rule50 == 0) {
         /* A zeroing move converts if it leaves an unconditional win. */
         int wdl;
-        if (probe_wdl(&es->pr, child, &wdl) != FATHOM_OK)
+        if (es->pr.reads >= es->read_budget || probe_wdl(&es->pr, child, &wdl) != FATHOM_OK)
             return EDGE_UNKNOWN;
         return wdl == (winner_moved ? -2 : 2) ? EDGE_YES : EDGE_NO;
     }
@@ -861,21 +856,35 @@ static int edge_settle_child(edge_search *es, const tb_pos *child,
         return EDGE_NO;
     int found;
     edge_memo *slot = edge_slot(es, child, &found);
+    /* A bound kept from a search with another k decides only if the loss
+     * it bounds is too long for this k as well. */
+    if (found && slot->precise == EDGE_DTZ_BOUND && -slot->dtz <= k)
+        found = 0;
+    if (!found && es->pr.reads >= es->read_budget) {
+        slot->pieces = 0;
+        return EDGE_UNKNOWN;
+    }
     if (!found) {
-        int dtz, precise;
-        if (probe_dtz(&es->pr, child, &dtz, &precise) != FATHOM_OK) {
+        int dtz, precise, status;
+        /* The loser to move (no en passant after a quiet move): its
+         * search may stop at the first escape longer than k plies. */
+        if (winner_moved && !child->ep)
+            status = probe_dtz_no_ep(&es->pr, child, -k, &dtz, &precise);
+        else
+            status = probe_dtz(&es->pr, child, &dtz, &precise);
+        if (status != FATHOM_OK) {
             slot->pieces = 0;
             return EDGE_UNKNOWN;
         }
         slot->dtz = (int16_t)dtz;
-        slot->precise = (uint8_t)precise;
+        slot->precise = (uint8_t)(winner_moved && dtz < -k ? EDGE_DTZ_BOUND : precise);
     }
     int plies = winner_moved ? -slot->dtz : slot->dtz; /* for the winner */
     if (plies <= 0 || plies > 100 || plies > k)
         return EDGE_NO;
     if (plies + !slot->precise <= k)
         return EDGE_YES;
-    return slot->verdict != EDGE_UNKNOWN ? slot->verdict : EDGE_OPEN;
+    return slot->verdict != EDGE_UNKNOWN ? (int)slot->verdict : (int)EDGE_OPEN;
 }
 
 /* Does the winner convert within k plies from pos, whoever is to move
@@ -911,9 +920,8 @@ static int edge_node(edge_search *es, const tb_pos *pos, int winner_to_move,
 static int edge_node_search(edge_search *es, const tb_pos *pos,
                             int winner_to_move, int k)
 {
-    if (es->nodes_left <= 0 || k < 0 || k > 100)
+    if (es->pr.reads >= es->read_budget || k < 0 || k > 100)
         return EDGE_UNKNOWN; /* k indexes killer[]: settle_edge_moves keeps it in range */
-    es->nodes_left--;
     tb_move moves[TB_MAX_LEGAL];
     uint8_t open[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_ALL, moves), n_open = 0, unknown = 0;
@@ -966,9 +974,7 @@ static int edge_node_search(edge_search *es, const tb_pos *pos,
  * otherwise; either way it becomes exact, and its wdl and rank follow.
  * Out of line: its memo stays off the stack of ordinary root probes.
  */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+TB_NOINLINE
 static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
                               fathom_root_move *moves, int n, int plies_left)
 {
@@ -976,7 +982,8 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
     es.pr.tb = tb;
     memset(&es.pr.failure, 0, sizeof es.pr.failure);
     es.pr.memo = NULL;
-    es.nodes_left = EDGE_NODE_BUDGET;
+    es.pr.reads = 0;
+    es.read_budget = EDGE_READ_BUDGET;
     memset(es.memo, 0, sizeof es.memo);
     memset(es.killer, 0, sizeof es.killer);
     tb_move legal[TB_MAX_LEGAL];
@@ -994,8 +1001,10 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
         tb_pos child;
         tb_do_move(root, legal[j], &child);
         int r = edge_node(&es, &child, v < 0, plies_left - 1);
-        if (r == EDGE_UNKNOWN)
+        if (r == EDGE_UNKNOWN) {
+            m->unsettled = 1;
             continue;
+        }
         if (r == EDGE_NO)
             v += v > 0 ? 1 : -1;
         m->dtz = v;
@@ -1012,6 +1021,8 @@ static fathom_root_move *describe_move(fathom_root_move *m, tb_move move)
     m->to = move.to;
     m->promotion = move.promo;
     m->is_ep = (move.flags & TB_MOVE_EP) != 0;
+    m->unsettled = 0;
+    m->reserved = 0;
     return m;
 }
 
@@ -1057,6 +1068,21 @@ static void sort_root_moves(fathom_root_move *moves, int n,
     }
 }
 
+/* The root's DTZ from its moves' (counted from the root), for a root whose
+ * own DTZ table is missing: the quickest win, else the longest loss. */
+static void root_dtz_of_moves(const fathom_root_move *moves, int n, int wdl,
+                              int *dtz, int *precise)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        int v = moves[i].dtz;
+        if ((wdl <= 0 || v > 0) && (best < 0 || v < moves[best].dtz))
+            best = i;
+    }
+    *dtz = best < 0 || wdl == 0 ? 0 : moves[best].dtz;
+    *precise = best < 0 || moves[best].dtz_precise;
+}
+
 int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       uint64_t kings, uint64_t queens, uint64_t rooks,
                       uint64_t bishops, uint64_t knights, uint64_t pawns,
@@ -1064,8 +1090,20 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail)
 {
+    return tb_probe_root_moves(tb, white, black, kings, queens, rooks, bishops,
+                               knights, pawns, ep, turn, rule50, 0, moves,
+                               count, wdl, dtz, dtz_precise, detail);
+}
+
+int tb_probe_root_moves(fathom_tb *tb, uint64_t white, uint64_t black,
+                        uint64_t kings, uint64_t queens, uint64_t rooks,
+                        uint64_t bishops, uint64_t knights, uint64_t pawns,
+                        unsigned ep, int turn, unsigned rule50, int wdl_root,
+                        fathom_root_move *moves, unsigned *count, int *wdl,
+                        int *dtz, int *dtz_precise, fathom_detail *detail)
+{
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}, NULL};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     if (!moves || !count || !wdl || !dtz || !dtz_precise)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
@@ -1076,8 +1114,18 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         return status;
     }
     pos.rule50 = (uint8_t)(rule50 > 255 ? 255 : rule50);
-    int root_dtz, root_precise;
+    int root_dtz, root_precise, root_wdl = 0, from_moves = 0;
     status = any_probe_dtz(&pr, &pos, &root_dtz, &root_precise);
+    if (status == FATHOM_ERR_MISSING_TABLE && pr.failure.is_dtz && wdl_root &&
+        any_probe_wdl(&pr, &pos, &root_wdl) == FATHOM_OK) {
+        /* Only the root's WDL file: its moves still answer where each
+         * zeroes, mates or meets a DTZ table (Fathom's root probe never
+         * reads the root's own DTZ); the root's DTZ then follows from them. */
+        status = FATHOM_OK;
+        from_moves = 1;
+        root_dtz = root_wdl > 0 ? 1 : -(root_wdl < 0);
+        root_precise = 1;
+    }
 
     tb_move legal[TB_MAX_LEGAL];
     int n = status == FATHOM_OK ? any_gen_all(tb, &pos, legal) : 0;
@@ -1112,6 +1160,10 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
         fill_detail(&pr.failure, detail);
         return status;
     }
+    if (from_moves)
+        root_dtz_of_moves(moves, n, root_wdl, &root_dtz, &root_precise);
+    if (from_moves && n == 0)
+        root_dtz = tb_in_check(&pos) ? -1 : 0;
     /* With the clock at 100 or past it no win fits any more: nothing is on
      * the edge, and the search below needs at least one ply to look at. */
     if (on_edge && plies_left > 0 && !tb->consts.variant)
@@ -1142,7 +1194,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     static const int wdl_rank[5] = {-FATHOM_RANK_MAX, -FATHOM_RANK_MAX + 101, 0,
                                     FATHOM_RANK_MAX - 101, FATHOM_RANK_MAX};
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}, NULL};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     if (!moves || !count || !wdl)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
@@ -1249,7 +1301,7 @@ int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
                      fathom_detail *detail)
 {
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}, NULL};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0};
     if (!best || !result || !count || !dtz_probes || !on_edge)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;

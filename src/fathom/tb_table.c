@@ -103,9 +103,9 @@ void tb_consts_init(tb_consts *c)
     for (int i = 0; i < 10; i++) {
         int k1 = class_square[i];
         both_count[i] = 0;
-        uint64_t near = bb_king_attacks(k1) | (1ULL << k1);
+        uint64_t king_zone = bb_king_attacks(k1) | (1ULL << k1);
         for (int k2 = 0; k2 < 64; k2++) {
-            if ((near >> k2) & 1)
+            if ((king_zone >> k2) & 1)
                 continue;
             if (off_diagonal(k1) == 0 && off_diagonal(k2) > 0)
                 continue;

@@ -4,8 +4,8 @@
  * Same switch names as Fathom's tbconfig.h, so an engine that keeps its own
  * copy of that file next to tbprobe.h (or passes the switches with -D) gets
  * the behaviour it configured.  Every switch is optional; this file only
- * documents them and sets nothing an engine has not asked for, except the
- * scoring constants, which get Fathom's defaults when left undefined.
+ * documents them and sets nothing: an engine's own copy (of any Fathom
+ * release since 2016, older ones lack the scoring constants) works as well.
  *
  * Honoured:
  *
@@ -29,7 +29,8 @@
  *   TB_MAX_MATE_PLY       the engine's score scale, used for tbScore by
  *                         tb_probe_root_dtz and tb_probe_root_wdl.  They are
  *                         compiled into the facade: set them where the core
- *                         is compiled.
+ *                         is compiled.  Fathom's defaults (tbprobe.h) for
+ *                         any left undefined.
  *
  * Not honoured, on purpose:
  *
@@ -60,21 +61,13 @@
 /* #define TB_NO_STDINT */
 /* #define TB_NO_STDBOOL */
 
-/* Scores of tb_probe_root_dtz / tb_probe_root_wdl (Fathom's defaults). */
-#ifndef TB_VALUE_PAWN
-#define TB_VALUE_PAWN 100
-#endif
-#ifndef TB_VALUE_MATE
-#define TB_VALUE_MATE 32000
-#endif
-#ifndef TB_VALUE_INFINITE
-#define TB_VALUE_INFINITE 32767
-#endif
-#ifndef TB_VALUE_DRAW
-#define TB_VALUE_DRAW 0
-#endif
-#ifndef TB_MAX_MATE_PLY
-#define TB_MAX_MATE_PLY 255
-#endif
+/* The scoring constants: tbprobe.h gives each one left undefined here
+ * Fathom's default, so an engine's older tbconfig.h without them works.
+ * #define TB_VALUE_PAWN 100
+ * #define TB_VALUE_MATE 32000
+ * #define TB_VALUE_INFINITE 32767
+ * #define TB_VALUE_DRAW 0
+ * #define TB_MAX_MATE_PLY 255
+ */
 
 #endif /* TBCONFIG_H */

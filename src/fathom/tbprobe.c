@@ -10,17 +10,13 @@
 
 #include "fathom.h"
 #include "tb_chess.h"
+#include "tb_instance.h"
+#include "tb_platform.h"
 
 unsigned TB_LARGEST = 0;
 
 /* The one piece of global state: the instance Fathom's API implies. */
 static fathom_tb *default_tb = NULL;
-
-#if defined(_WIN32)
-#define PATH_SEPARATOR ';'
-#else
-#define PATH_SEPARATOR ':'
-#endif
 
 /* Fathom's rank scale: a certain win ranks FATHOM_RANK_WIN; a win the
  * 50-move rule may spoil ranks lower the more plies it needs. */
@@ -39,9 +35,14 @@ bool tb_init(const char *path)
     if (fathom_open(&default_tb) != FATHOM_OK)
         return false;
     if (path && *path && strcmp(path, "<empty>") != 0)
-        fathom_add_path_list(default_tb, path, PATH_SEPARATOR, NULL);
+        fathom_add_path_list(default_tb, path, TB_PATH_LIST_SEPARATOR, NULL);
     TB_LARGEST = fathom_largest(default_tb);
     return true;
+}
+
+bool tb_init_impl(const char *path)
+{
+    return tb_init(path);
 }
 
 void tb_free(void)
@@ -105,13 +106,14 @@ static int probe_root_moves(uint64_t white, uint64_t black, uint64_t kings,
                             uint64_t queens, uint64_t rooks, uint64_t bishops,
                             uint64_t knights, uint64_t pawns, unsigned rule50,
                             unsigned ep, bool turn, fathom_root_move *moves,
-                            unsigned *count, int *wdl, int *dtz)
+                            unsigned *count, int *wdl, int *dtz, int wdl_root)
 {
     int precise;
-    return fathom_probe_root(default_tb, white, black, kings, queens, rooks,
-                             bishops, knights, pawns,
-                             usable_ep(ep, white, black, pawns, turn), turn,
-                             rule50, moves, count, wdl, dtz, &precise, NULL);
+    return tb_probe_root_moves(default_tb, white, black, kings, queens, rooks,
+                               bishops, knights, pawns,
+                               usable_ep(ep, white, black, pawns, turn), turn,
+                               rule50, wdl_root, moves, count, wdl, dtz, &precise,
+                               NULL);
 }
 
 unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
@@ -124,7 +126,7 @@ unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
     int wdl, dtz;
     if (probe_root_moves(white, black, kings, queens, rooks, bishops, knights,
                          pawns, rule50, ep, turn, moves, &count, &wdl,
-                         &dtz) != FATHOM_OK)
+                         &dtz, 0) != FATHOM_OK)
         return TB_RESULT_FAILED;
     if (results) {
         unsigned n = count < TB_MAX_MOVES - 1 ? count : TB_MAX_MOVES - 1;
@@ -212,9 +214,11 @@ int tb_probe_root_dtz(uint64_t white, uint64_t black, uint64_t kings,
     int wdl, dtz;
     if (castling != 0 || !results)
         return 0;
+    /* As Fathom's, answered from the root's WDL where only its DTZ file
+     * is missing (wdl_root). */
     if (probe_root_moves(white, black, kings, queens, rooks, bishops, knights,
                          pawns, rule50, ep, turn, moves, &count, &wdl,
-                         &dtz) != FATHOM_OK)
+                         &dtz, 1) != FATHOM_OK)
         return 0;
     results->size = count < TB_MAX_MOVES ? count : TB_MAX_MOVES;
     for (unsigned i = 0; i < results->size; i++) {

@@ -27,8 +27,10 @@
  *    bounded search below it: its DTZ becomes exact, d or d + 1 plies, and
  *    its WDL, rank and place follow, for the winner (only moves that win in
  *    time rank 1000) and for the loser (moves that reach the 50-move draw
- *    come first).  On the edge the root's WDL is its best move's.  Past the
- *    search's budget (fathom.h) a move keeps its rounded value.
+ *    come first).  On the edge the root's WDL is its best move's.  The
+ *    search is bounded by a budget of table reads (fathom.h), so that a
+ *    root probe costs at most a few ms; past it a move keeps its rounded
+ *    value.
  *  - An en-passant square no pawn of the side to move can capture to is
  *    ignored, as Fathom ignores it (engines that set the square after every
  *    double push); an impossible one (wrong rank, no pawn that just moved
@@ -42,6 +44,24 @@
 #define TBPROBE_H
 
 #include "tbconfig.h"
+
+/* Fathom's score scale, for an engine's tbconfig.h that predates it (Fathom
+ * added these in 2019; Ethereal's and xiphos's copies lack them). */
+#ifndef TB_VALUE_PAWN
+#define TB_VALUE_PAWN 100
+#endif
+#ifndef TB_VALUE_MATE
+#define TB_VALUE_MATE 32000
+#endif
+#ifndef TB_VALUE_INFINITE
+#define TB_VALUE_INFINITE 32767
+#endif
+#ifndef TB_VALUE_DRAW
+#define TB_VALUE_DRAW 0
+#endif
+#ifndef TB_MAX_MATE_PLY
+#define TB_MAX_MATE_PLY 255
+#endif
 
 /* The core's own files (TB_FACADE_BUILD) always use the C99 headers; the
  * switches only spare an engine's files from including them. */
@@ -168,6 +188,10 @@ bool tb_init(const char *_path);
 /* tb_free: drop the default tablebase (unmap everything, TB_LARGEST = 0).
  * Same threading rule as tb_init. */
 void tb_free(void);
+
+/* tb_init_impl: tb_init under the name the inline tb_init of Fathom's
+ * headers before 2019 calls, so those headers link against libfathom.a. */
+bool tb_init_impl(const char *_path);
 
 /* Called by the two inline functions below; engines call those. */
 unsigned tb_probe_wdl_impl(uint64_t _white, uint64_t _black, uint64_t _kings,
