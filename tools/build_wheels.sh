@@ -10,8 +10,9 @@
 # aarch64-linux-gnu.2.17): the system compiler would link against this
 # machine's glibc 2.36 and give a wheel only manylinux_2_34+ could install.
 # auditwheel then checks each wheel's symbols and names it for the policy
-# (auditwheel repair --plat manylinux_2_17_ARCH), and twine checks the
-# metadata.  The aarch64 wheel is compiled against this Python's headers:
+# (auditwheel repair --plat manylinux_2_17_x86_64; the aarch64 wheel, which
+# auditwheel cannot repair on another machine, is tagged with wheel tags and
+# checked with auditwheel show), and twine checks the metadata.  The aarch64 wheel is compiled against this Python's headers:
 # the stable ABI (abi3) it uses has the same layout on both 64-bit Linux
 # targets.  The release workflow (.github/workflows/wheels.yml) builds the
 # same wheels natively with cibuildwheel, and those of macOS and Windows.
@@ -48,14 +49,18 @@ for arch in x86_64 aarch64; do
         "$python" -m pip wheel --no-deps --wheel-dir "$work/$arch" "$sdist" \
         >"$work/$arch.log" 2>&1 || { tail -n 30 "$work/$arch.log" >&2; exit 1; }
     wheel=$(ls "$work/$arch"/*.whl)
-    if [ "$arch" != "$(uname -m)" ]; then
-        # pip names the wheel for the machine it ran on; say what it holds.
-        "$python" -m wheel tags --remove --platform-tag "linux_$arch" "$wheel" >/dev/null
-        wheel=$(ls "$work/$arch"/*.whl)
+    if [ "$arch" = "$(uname -m)" ]; then
+        "$python" -m auditwheel repair --plat "manylinux_2_17_$arch" --wheel-dir "$out" \
+            "$wheel" >"$work/$arch.repair.log" 2>&1 ||
+            { tail -n 20 "$work/$arch.repair.log" >&2; exit 1; }
+    else
+        # auditwheel repairs only wheels of the machine it runs on, and
+        # pip named this one for it: tag it for what it holds (the show
+        # below checks that its symbols allow that tag).
+        "$python" -m wheel tags --remove \
+            --platform-tag "manylinux_2_17_$arch.manylinux2014_$arch" "$wheel" >/dev/null
+        mv "$work/$arch"/*.whl "$out/"
     fi
-    "$python" -m auditwheel repair --plat "manylinux_2_17_$arch" --wheel-dir "$out" \
-        "$wheel" >"$work/$arch.repair.log" 2>&1 ||
-        { tail -n 20 "$work/$arch.repair.log" >&2; exit 1; }
 done
 
 for wheel in "$out"/*.whl; do
