@@ -283,7 +283,7 @@ def test_macos_compiles_with_zig(target: str, amalgamation: Path, tmp_path: Path
 
 
 # --------------------------------------------------------------------------
-# The release configuration (tools/build_wheels.sh takes about 10 minutes
+# The release configuration (tools/build_wheels.sh took 75 s to 9 minutes
 # here, too long for the suite; these checks take milliseconds).
 
 def test_release_configuration_names_what_exists() -> None:
