@@ -5,6 +5,10 @@
 #   make                       the engine library build (tests/test_engine_dropin.py)
 #   clang, libclang-rt-14-dev  the bounded libFuzzer runs (tests/test_hostile_fuzz.py)
 #   pgn-extract                a second PGN reader over annotate's output (tests/test_annotate_pgn.py)
+#   gcc-mingw-w64-x86-64, wine64   the Windows build run under wine (tests/test_platforms.py)
+#   gcc-aarch64-linux-gnu, gcc-s390x-linux-gnu, qemu-user-static
+#                              the aarch64 and big-endian builds under qemu (same file)
+#   g++                        the single-file build as C++ (same file)
 # As root with apt-get, whatever is missing is installed (quietly, once).
 # Elsewhere it only says what is missing: the tests that need it skip,
 # each with a reason naming it.
@@ -20,6 +24,12 @@ if ! command -v clang >/dev/null 2>&1 ||
    [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ]; then
     missing="$missing libclang-rt-14-dev"
 fi
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing="$missing gcc-mingw-w64-x86-64"
+command -v wine >/dev/null 2>&1 || missing="$missing wine64 wine"
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing="$missing gcc-aarch64-linux-gnu"
+command -v s390x-linux-gnu-gcc >/dev/null 2>&1 || missing="$missing gcc-s390x-linux-gnu"
+command -v qemu-aarch64-static >/dev/null 2>&1 || missing="$missing qemu-user-static"
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 [ -z "$missing" ] && exit 0
 
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
