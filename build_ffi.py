@@ -40,6 +40,8 @@ import cffi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_DIR = os.path.join("src", "fathom")  # relative to HERE (setuptools wants relative paths)
+# The folders the extension's C includes from: the core and pyfathom/_c.
+INCLUDE_DIRS = (SRC_DIR, os.path.join("pyfathom", "_c"))
 
 CDEF_FATHOM = """
 /* ---- src/fathom/fathom.h: the instance API ------------------------------ */
@@ -441,7 +443,7 @@ ffi.set_source(
     "pyfathom._core",
     "".join(f'#include "{h}"\n' for h in HEADERS) + CDEF_BOARD_CALLS + '#include "raw_read.h"\n',
     sources=_sources(absolute=_STANDALONE),
-    include_dirs=[os.path.join(HERE, d) if _STANDALONE else d for d in (SRC_DIR, os.path.join("pyfathom", "_c"))],
+    include_dirs=[os.path.join(HERE, d) if _STANDALONE else d for d in INCLUDE_DIRS],
     extra_compile_args=_compile_args,
     extra_link_args=_link_args,
     libraries=_libraries,

@@ -276,7 +276,8 @@ def test_macos_compiles_with_zig(target: str, amalgamation: Path, tmp_path: Path
     module_c = tmp_path / "_core.c"
     build_ffi.ffi.emit_c_code(str(module_c))
     py_include = sysconfig.get_paths()["include"]
-    flags = ["-std=c99", *WARN, f"-I{CORE}", f"-I{py_include}", "-DPy_LIMITED_API=0x030a0000"]
+    includes = [f"-I{ROOT / d}" for d in build_ffi.INCLUDE_DIRS]
+    flags = ["-std=c99", *WARN, *includes, f"-I{py_include}", "-DPy_LIMITED_API=0x030a0000"]
     # The core's files are in the single file above; here the extension's own C.
     for source in (CORE / "tb_platform.c", ROOT / "pyfathom" / "_c" / "board_calls.c", module_c):
         _run([*zig, *flags, "-c", str(source), "-o", str(tmp_path / f"{source.stem}.o")])

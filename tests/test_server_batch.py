@@ -96,7 +96,10 @@ def check_answers(fens: list[str], answers: list[dict[str, Any]],
         status, want = get_answers[fen]
         answer = dict(answer)
         if status == 400:
-            assert answer == {"fen": fen, "error": want["error"]}, (fen, answer, want)
+            # Each error names its input as given: GET was given the URL's
+            # form of the FEN (blanks written "_"), the batch the FEN itself.
+            error = want["error"].replace(fen.replace(" ", "_"), fen)
+            assert answer == {"fen": fen, "error": error}, (fen, answer, want)
             continue
         assert status == 200, (fen, want)
         assert answer.pop("fen") == LOOSE_FENS.get(fen, fen), fen
