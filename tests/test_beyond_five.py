@@ -404,26 +404,37 @@ def test_probe_root_matches_python_chess(whole: Dict[str, object], key: str) -> 
 
     boards, answers = whole["boards"][key], whole["answers"][key]  # type: ignore[index]
     problems: List[str] = []
+    skipped = 0
     with pyfathom.open_tablebase(whole["folder"]) as tb, \
             chess.syzygy.open_tablebase(str(whole["folder"])) as oracle:  # type: ignore[arg-type]
         for n, (b, (_, dtz)) in enumerate(zip(boards, answers)):
             if not isinstance(dtz, int) or _root_wdl(dtz) is None:
                 continue
-            if n >= ROOT_CHILD_CHECKS:
+            children: Dict[str, Tuple[object, object]] = {}
+            contradicted = False
+            if n < ROOT_CHILD_CHECKS:
+                for move in b.legal_moves:
+                    after = b.copy(stack=False)
+                    after.push(move)
+                    answer = _oracle(oracle, after)
+                    if after.is_checkmate():
+                        # A real table stores a mated side's loss; where a
+                        # synthetic one stores something else for it, chess
+                        # and the file disagree and neither answer for that
+                        # move is the right one: the root is checked whole
+                        # only (a few roots of the sample).
+                        contradicted |= answer[0] != -2
+                        answer = (-2, -1)
+                    children[_key(after)] = answer
+            if n >= ROOT_CHILD_CHECKS or contradicted:
+                skipped += contradicted
                 rp = tb.probe_root(b)
                 if (int(rp.wdl), rp.dtz) != (_root_wdl(dtz), dtz):
                     problems.append(f"{b.fen()}: root {rp.wdl!r} {rp.dtz} != {dtz}")
                 continue
-            children = {}
-            for move in b.legal_moves:
-                after = b.copy(stack=False)
-                after.push(move)
-                # A mated child is lost, whatever a synthetic table stores
-                # for it (python-chess reads the table there; a real table
-                # stores the loss, and both probers know mate on their own).
-                children[_key(after)] = (-2, -1) if after.is_checkmate() else _oracle(oracle, after)
             problems += _check_root(tb, b, (_root_wdl(dtz), dtz), children, 0)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:20])
+    assert skipped <= ROOT_CHILD_CHECKS // 4, f"{skipped} roots with a contradicted mate"
 
 
 # ---------------------------------------------------------------- every table name
