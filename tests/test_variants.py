@@ -294,18 +294,22 @@ def _epd_boards(test_cache: Path, name: str) -> tuple[list[chess.Board], list[An
 
 
 def _answered(tb: Any, board: chess.Board, answer: object, name: str) -> bool:
-    """Whether python-chess answered; where it did not (a KeyError: a table
-    missing from the set), pyfathom must not either."""
+    """Whether python-chess answered (then pyfathom must answer the same);
+    where it did not (a KeyError: a table missing from the set), pyfathom
+    must not either.  Every position of up to 4 pieces is answered: the set
+    holds every table of that size."""
     if isinstance(answer, int):
+        assert getattr(tb, name)(board) == answer, (name, board.fen())
         return True
+    assert chess.popcount(board.occupied) > 4, (name, board.fen(), answer)
     with pytest.raises(KeyError):
         getattr(tb, name)(board)
     return False
 
 
 def test_suicide_dtm(test_cache: Path) -> None:
-    """Of the file's 37 positions python-chess answers the WDL of 17 and the
-    DTZ of 18 from this set (its own test stops at the first missing
+    """Of the file's 37 positions python-chess answers the WDL of 25 and the
+    DTZ of 27 from this set (its own test stops at the first missing
     table); each of those is checked as its test checks it."""
     boards, solutions, answers = _epd_boards(test_cache, "suicide-dtm.epd")
     wdl_checked = dtz_checked = 0
@@ -325,7 +329,7 @@ def test_suicide_dtm(test_cache: Path) -> None:
                 else:
                     assert 2 * max_dtm <= dtz <= chess.syzygy.dtz_before_zeroing(expected_wdl)
                 dtz_checked += 1
-    assert wdl_checked >= 17 and dtz_checked >= 18
+    assert len(boards) == 37 and wdl_checked >= 25 and dtz_checked >= 27
 
 
 def test_suicide_dtz(test_cache: Path) -> None:
@@ -336,7 +340,7 @@ def test_suicide_dtz(test_cache: Path) -> None:
             if _answered(tb, board, o_dtz, "probe_dtz"):
                 assert tb.probe_dtz(board) == solution["dtz"], board.fen()
                 checked += 1
-    assert checked >= 7
+    assert checked == len(boards) == 10  # the set holds every table this file needs
 
 
 def test_suicide_stats(test_cache: Path) -> None:
@@ -348,9 +352,9 @@ def test_suicide_stats(test_cache: Path) -> None:
             if _answered(tb, board, o_dtz, "probe_dtz"):
                 assert abs(tb.probe_dtz(board) - int(solution["dtz"])) <= 1, (n + 1, board.fen())
                 checked += 1
-    # python-chess answers 652 of the file's 5,186 positions from this set
-    # (the rest need 5-piece tables or 4-piece ones the set leaves out).
-    assert checked >= 652
+    # python-chess answers 1,333 of the file's 5,186 positions from this set
+    # (every one of up to 4 pieces; the rest need 5-piece tables).
+    assert len(boards) == 5186 and checked >= 1333
 
 
 # --------------------------------------------------------------------------
