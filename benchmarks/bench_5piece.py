@@ -42,7 +42,7 @@ import pyfathom  # noqa: E402
 TABLES_5 = ["KBBvKN", "KRPvKR", "KBBBvK"]
 """The shared 5-piece tables with a DTZ file (KQRvKR & co. have WDL only)."""
 
-DEFAULT_TABLES_5 = common.ROOT.parent / "shared" / "syzygy5"
+DEFAULT_TABLES_5 = common.SYZYGY5
 
 
 def _paired_rounds(fns: list[Callable[[], object]], rounds: int,

@@ -8,7 +8,7 @@ Figures (games per second, medians and ranges over alternated rounds):
   file, writing the annotated PGN to a file (what ``pyfathom annotate FILE
   -o OUT`` does, without the interpreter start; one CLI run is timed too);
 * ``python-chess annotator``: the plain chess.syzygy annotator of
-  tests/pgn_games.py (the tests' reference) on the first ``--oracle-games``
+  tests/support/pgn_games.py (the tests' reference) on the first ``--oracle-games``
   games of the same file: it probes python-chess's DTZ for every position in
   the tables and every legal move at each mistake, so it runs on a prefix.
 
@@ -43,7 +43,7 @@ import chess.syzygy
 
 from common import BIN, default_tables  # also puts tests/ on sys.path
 
-import pgn_games  # noqa: E402
+from support import pgn_games  # noqa: E402
 
 import pyfathom  # noqa: E402
 from pyfathom import _lowlevel as _ll  # noqa: E402

@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 
 import bench_annotate  # noqa: E402
-from positions import ALL_TABLES  # noqa: E402  (tests/, put on the path by common)
+from support.positions import ALL_TABLES  # noqa: E402  (tests/, put on the path by common)
 
-TABLES_5 = common.ROOT.parent / "shared" / "syzygy5"
+TABLES_5 = common.SYZYGY5
 
 
 def run(dirs: str, positions: Path, rounds: int, batch: int = 0) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 
 from common import BIN, default_tables
 
-import positions as _positions  # noqa: E402  (on sys.path through common)
+from support import positions as _positions  # noqa: E402  (on sys.path through common)
 
 ROW_GROUP = 1 << 20
 

@@ -5,7 +5,7 @@ run.
     python benchmarks/bench_open.py        # --rounds K --max-pieces N --json
 
 The folder is written once per run into a temporary directory by the tests'
-table writer (``tests/syzygy_writer.py``: small valid files, every stream
+table writer (``tests/support/syzygy_writer.py``: small valid files, every stream
 one value).  Each round opens the folder with both libraries, in an order
 that alternates between rounds, and closes it again; reported: seconds per
 open (median and range over the rounds) and the per-round ratio
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 import common  # noqa: F401  (puts tests/ on sys.path)
-import syzygy_writer
+from support import syzygy_writer
 
 
 def stats(values: list[float]) -> dict[str, float]:

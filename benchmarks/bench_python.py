@@ -192,7 +192,7 @@ def bench(tables: Path, n: int, n_oracle: int, runs: int, batch_lines: int,
         res["fathom_tb_probe_wdl_cffi_us"] = engine_cffi_t
 
         # Batch calls.
-        import positions as P
+        from support import positions as P
 
         arrays = P.to_arrays(boards)
         names = ["white", "black", "kings", "queens", "rooks", "bishops", "knights",

@@ -23,9 +23,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common import BENCH, BIN, CORE, ROOT, _positions, default_tables
+from common import BENCH, BIN, CORE, SYZYGY5, _positions, default_tables
 
-SHARED_5 = ROOT.parent / "shared" / "syzygy5"
+SHARED_5 = SYZYGY5
 # The two stalls issue 25 reports, always in the file.
 EXAMPLES = ["8/8/8/2Q5/4K3/8/1r1k4/8 w - - 61 1", "3b4/8/6k1/8/1K6/8/2b5/8 b - - 70 900"]
 

@@ -49,7 +49,7 @@ def _mainline_request(fen: str) -> bytes:
 def _longest_win(tables: Path) -> str:
     """The KBNvK position with the largest DTZ in a sample: its mainline is
     the longest these tables give."""
-    import positions
+    from support import positions
 
     import pyfathom
 

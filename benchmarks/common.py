@@ -12,17 +12,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks"
-BIN = BENCH / "bin"
+BIN = Path(os.environ.get("PYFATHOM_BENCH_BIN") or BENCH / "bin")
+"""Where the benchmarks build their programs and keep their position files
+(not committed); ``PYFATHOM_BENCH_BIN`` moves it (the sanitized test pass
+gives its benchmark smoke tests their own, beside the plain pass's)."""
 CORE = ROOT / "src" / "fathom"
 
 sys.path.insert(0, str(ROOT / "tests"))
 
-import positions as _positions  # noqa: E402  (the tests' generators)
+from support import positions as _positions  # noqa: E402  (the tests' generators)
+from support.table_cache import SYZYGY5  # noqa: E402,F401  (../shared/syzygy5)
 
 
 def default_tables() -> Path:
     """The tests' table directory, fetched (verified) on first use."""
-    import table_cache  # tests/table_cache.py: the one definition of the cache
+    from support import table_cache  # tests/support/table_cache.py: the one definition of the cache
 
     return table_cache.tables_dir()
 

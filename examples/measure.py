@@ -8,7 +8,7 @@ table and writes the raw rows as JSON next to ``--out``.
     python examples/measure.py tbsolve      # tablebase endgames nodes-to-solution
 
 Tables: ``--tables DIR`` (default: the test cache, filled through
-``tests/table_cache.py`` like the test suite does).  The engines run in-process
+``tests/support/table_cache.py`` like the test suite does).  The engines run in-process
 (the same classes the UCI front end drives) with node limits, so the numbers
 do not depend on the machine's load.  Everything is seeded.
 """
@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "alphabeta"))
 sys.path.insert(0, str(HERE / "centaur"))
-sys.path.insert(0, str(HERE.parent / "tests"))  # table_cache: the test data cache
+sys.path.insert(0, str(HERE.parent / "tests"))  # support.table_cache: the test data cache
 
 import pyfathom  # noqa: E402
 from engine_common import Limits, Tables  # noqa: E402
@@ -41,15 +41,15 @@ from centaur.engine import Centaur  # noqa: E402
 
 
 def default_tables() -> Path:
-    """The test suite's tables (tests/table_cache.py, the one definition of
+    """The test suite's tables (tests/support/table_cache.py, the one definition of
     the test cache), fetched and verified on first use."""
-    import table_cache
+    from support import table_cache
 
     return table_cache.tables_dir()
 
 
 def bratko_kopec() -> list[tuple[chess.Board, list[chess.Move], str]]:
-    import table_cache
+    from support import table_cache
 
     sdist = table_cache.sdist_archive()
     with tarfile.open(sdist) as tar:

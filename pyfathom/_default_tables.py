@@ -10,7 +10,7 @@ checksum pinned here.
 * :func:`fetch_python_chess_sdist` downloads and verifies the archive;
 * :func:`extract_tables` extracts and verifies the table files;
 * :func:`extract_members` does that for any pinned members (the test suite
-  also takes ``data/endgame.epd`` this way: see ``tests/table_cache.py``).
+  also takes ``data/endgame.epd`` this way: see ``tests/support/table_cache.py``).
 
 Every function is idempotent and safe to interrupt: files are written under a
 temporary name and renamed into place only once complete and verified, so a

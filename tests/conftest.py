@@ -1,19 +1,18 @@
 """Session fixtures: the test tables, python-chess's oracle, an open pyfathom.
 
 The 70 table files and ``endgame.epd`` come from python-chess's sdist on PyPI
-through ``tests/table_cache.py`` (checksums pinned), cached under
+through ``tests/support/table_cache.py`` (checksums pinned), cached under
 ``$PYFATHOM_TEST_CACHE`` or ``~/.cache/pyfathom-tests``.  A CI machine starts
 with an empty cache and fetches them once per run.
 
 pyfathom is imported inside the fixtures, never guarded: a missing or broken
 build makes every test that needs it fail (an ImportError is an error, not a
-skip).
+skip).  The helper modules are in ``tests/support/`` (see its ``__init__``);
+the 5-piece tables of ``../shared`` are the :func:`syzygy5_dir` fixture.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,24 +20,18 @@ from typing import Any
 import chess.syzygy
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support.sanitizer import SANITIZED
 
-# Set by tests/run_sanitized.py: this run imports the ASan+UBSan build of the
-# core, with the ASan runtime preloaded (LD_PRELOAD) into every Python process.
-SANITIZED = os.environ.get("PYFATHOM_SANITIZED") == "1"
-
-
-def native_env(**extra: str) -> dict[str, str]:
-    """Environment for a child that is a native program built with its own
-    sanitizer (TSan, libFuzzer): without the ASan preload of a sanitized run."""
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    env.update(extra)
-    return env
+FIVE_PIECE_FILES = ("KBBvKN.rtbw", "KBBvKN.rtbz", "KRPvKR.rtbw", "KRPvKR.rtbz", "KRRvKR.rtbw")
+"""Files of ../shared/syzygy5 that tests name: :func:`syzygy5_dir` checks
+them all, so a partial folder skips (or fails in CI) with their name."""
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     if not SANITIZED:
         return
+    import os
+
     import pyfathom._core
 
     build = os.environ.get("PYFATHOM_SANITIZED_BUILD", "")
@@ -55,7 +48,7 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
 @pytest.fixture(scope="session")
 def test_cache() -> Path:
     """The test cache directory (the tables and the sdist they come from)."""
-    import table_cache
+    from support import table_cache
 
     return table_cache.cache_dir()
 
@@ -63,7 +56,7 @@ def test_cache() -> Path:
 @pytest.fixture(scope="session")
 def syzygy_dir(test_cache: Path) -> Path:
     """A directory holding the 70 verified 3-4-piece tables (and endgame.epd)."""
-    import table_cache
+    from support import table_cache
 
     return table_cache.tables_dir()
 
@@ -71,9 +64,18 @@ def syzygy_dir(test_cache: Path) -> Path:
 @pytest.fixture(scope="session")
 def endgame_epd(syzygy_dir: Path) -> Path:
     """python-chess's ``data/endgame.epd``: positions with wdl/dtz opcodes."""
-    import table_cache
+    from support import table_cache
 
     return syzygy_dir / table_cache.ENDGAME_EPD
+
+
+@pytest.fixture(scope="session")
+def syzygy5_dir() -> Path:
+    """``../shared/syzygy5``: the 5-piece tables (a skip naming what is
+    missing where the folder or one of :data:`FIVE_PIECE_FILES` is not there)."""
+    from support import table_cache
+
+    return table_cache.shared_folder(table_cache.SYZYGY5, *FIVE_PIECE_FILES)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """``pyfathom annotate``: hand-made games whose answers python-chess's
 chess.syzygy confirms, generated games against a plain python-chess
-annotator (tests/pgn_games.py), real-world PGN quirks and the command line."""
+annotator (tests/support/pgn_games.py), real-world PGN quirks and the command line."""
 
 from __future__ import annotations
 
@@ -18,11 +18,10 @@ import chess.pgn
 import chess.syzygy
 import pytest
 
-import pgn_games
-from conftest import SANITIZED
+from support import pgn_games
+from support.sanitizer import SANITIZED
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED5 = ROOT.parent / "shared" / "syzygy5"
 
 BLUNDER, MISTAKE = chess.pgn.NAG_BLUNDER, chess.pgn.NAG_MISTAKE
 
@@ -57,7 +56,7 @@ def _game(fen: str | None, sans: list[str], **headers: str) -> str:
 
 def _result(oracle: chess.syzygy.Tablebase, board: chess.Board) -> int:
     """The game result for the side to move, from python-chess's DTZ and the
-    board's clock (the rule stated in tests/pgn_games.py)."""
+    board's clock (the rule stated in tests/support/pgn_games.py)."""
     return pgn_games.result_of(oracle.probe_dtz(board), True, board.halfmove_clock,
                                board.is_checkmate())[0]
 
@@ -297,18 +296,16 @@ def test_generated_games_match_python_chess(tablebase: Any, oracle: chess.syzygy
     assert games == n and mistakes > n // 3
 
 
-def test_generated_five_piece_games_match_python_chess(tmp_path: Path) -> None:
+def test_generated_five_piece_games_match_python_chess(tmp_path: Path, syzygy5_dir: Path) -> None:
     """Games in KBBvKN and KRPvKR (../shared/syzygy5 with the 3-4-piece set):
     cursed wins and blessed losses, DTZ past 100."""
-    if not (SHARED5 / "KBBvKN.rtbz").exists():
-        pytest.skip(f"no 5-piece tables in {SHARED5}")
     import pyfathom
-    import table_cache
+    from support import table_cache
 
     small = table_cache.tables_dir()
-    with pyfathom.open_tablebase([small, SHARED5]) as tb, \
+    with pyfathom.open_tablebase([small, syzygy5_dir]) as tb, \
             chess.syzygy.open_tablebase(str(small)) as oracle:
-        oracle.add_directory(str(SHARED5))
+        oracle.add_directory(str(syzygy5_dir))
         text = pgn_games.generated_pgn(300, seed=5, keys=["KBBvKN", "KRPvKR"], five_share=0.0,
                                        plies=(2, 8))
         games, mistakes = _compare(tb, oracle, text, 60)

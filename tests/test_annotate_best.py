@@ -13,12 +13,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 import chess
-import pytest
 
-import pgn_games
-from conftest import SANITIZED
-
-SHARED5 = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy5"
+from support import pgn_games
+from support.sanitizer import SANITIZED
 
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -91,13 +88,11 @@ def test_best_move_as_the_root_probe_ranks_it(tablebase: Any) -> None:
     assert _compare(tablebase, boards) == ([], 0)
 
 
-def test_best_move_with_five_pieces(syzygy_dir: Path) -> None:
+def test_best_move_with_five_pieces(syzygy_dir: Path, syzygy5_dir: Path) -> None:
     """Cursed wins and blessed losses (DTZ past 100) in KBBvKN and KRPvKR."""
-    if not (SHARED5 / "KBBvKN.rtbz").exists():
-        pytest.skip(f"no 5-piece tables in {SHARED5}")
     import pyfathom
 
-    with pyfathom.open_tablebase([syzygy_dir, SHARED5]) as tb:
+    with pyfathom.open_tablebase([syzygy_dir, syzygy5_dir]) as tb:
         text = pgn_games.generated_pgn(300 if SANITIZED else 1200, seed=55,
                                        keys=["KBBvKN", "KRPvKR"], five_share=0.0,
                                        plies=(2, 8), decorate=False)
@@ -135,7 +130,7 @@ def test_move_san_as_python_chess() -> None:
     python-chess's Board.san() for every legal move of random positions with
     like pieces that can reach the same square, promotions, checks, mates
     and en passant."""
-    import positions
+    from support import positions
     import random
 
     from pyfathom.annotate import _san

@@ -18,7 +18,7 @@ import chess
 import chess.pgn
 import pytest
 
-import pgn_games
+from support import pgn_games
 
 PGN_EXTRACT = shutil.which("pgn-extract") or shutil.which("pgn-extract", path="/usr/games")
 

@@ -36,8 +36,8 @@ import chess
 import chess.pgn
 import pytest
 
-import pgn_games
-from conftest import SANITIZED
+from support import pgn_games
+from support.sanitizer import SANITIZED
 
 
 # ---- the text scan and the reader's game boundaries --------------------------------
@@ -263,7 +263,7 @@ _FEN_STARTS = [
 def test_replay_follows_python_chess_ply_by_ply() -> None:
     """Every position of random games (from the start and from FEN setups,
     castling rights with and without their rooks included; and the games of
-    tests/pgn_games.py) is python-chess's, and so is every move, with the
+    tests/support/pgn_games.py) is python-chess's, and so is every move, with the
     SAN spelled every accepted way."""
     rng = random.Random(2026)
     starts: list[Optional[chess.Board]] = [None] * 6 + [chess.Board(f) for f in _FEN_STARTS]

@@ -14,7 +14,7 @@ import chess.variant
 import numpy as np
 import pytest
 
-from positions import ALL_TABLES, random_position, table_sample, to_arrays
+from support.positions import ALL_TABLES, random_position, table_sample, to_arrays
 
 from pyfathom import Status
 

@@ -22,14 +22,12 @@ import numpy as np
 import pytest
 
 import pyfathom
-from positions import ALL_TABLES
-from variant_positions import BOARDS, table_names, variant_dir
+from support.positions import ALL_TABLES
+from support.variant_positions import BOARDS, table_names, variant_dir
 
 from pyfathom import Status
 from pyfathom import _lowlevel as _ll
 
-TABLES_5 = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy5"
-"""``../shared/syzygy5`` from the repository root (not committed)."""
 
 LETTERS = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,
            "N": chess.KNIGHT, "P": chess.PAWN}
@@ -105,10 +103,8 @@ def check_same(tb: Any, masks: list[Any], ep: Any, turn: Any,
                         f"table order {a[bad[0]]}, row order {b[perm][bad[0]]}")
 
 
-def test_standard_mixed_tables(syzygy_dir: Path) -> None:
-    if not TABLES_5.is_dir():
-        pytest.skip(f"5-piece tables not found: {TABLES_5} (../shared/syzygy5)")
-    five = sorted(p.stem for p in TABLES_5.glob("*.rtbw"))
+def test_standard_mixed_tables(syzygy_dir: Path, syzygy5_dir: Path) -> None:
+    five = sorted(p.stem for p in syzygy5_dir.glob("*.rtbw"))
     # Tables nobody loaded: a 5-piece one and 6-piece ones (missing tables,
     # also through captures from them into the loaded ones).
     absent = ["KQQvKQ", "KRRvKRN", "KQPvKRP"]
@@ -116,7 +112,7 @@ def test_standard_mixed_tables(syzygy_dir: Path) -> None:
     masks, ep, turn = random_rows(names, 120_000 // len(names) + 1, 29)
     assert len(ep) >= 100_000
     with pyfathom.open_tablebase(syzygy_dir) as tb:
-        tb.add_directory(TABLES_5)
+        tb.add_directory(syzygy5_dir)
         check_same(tb, masks, ep, turn,
                    {Status.OK, Status.MISSING_TABLE, Status.INVALID_POSITION})
 

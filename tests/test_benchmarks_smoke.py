@@ -45,13 +45,8 @@ def test_bench_python_runs(syzygy_dir: Path) -> None:
     assert proc.returncode == 0 and "probe_wdl" in proc.stdout, proc.stdout + proc.stderr
 
 
-SHARED_5 = ROOT.parent / "shared" / "syzygy5"
-
-
-@pytest.mark.skipif(not (SHARED_5 / "KBBvKN.rtbz").exists(),
-                    reason=f"5-piece tables not found: {SHARED_5}")
-def test_bench_5piece_runs(syzygy_dir: Path) -> None:
-    proc = _run("bench_5piece.py", "--tables", str(syzygy_dir), "--tables5", str(SHARED_5),
+def test_bench_5piece_runs(syzygy_dir: Path, syzygy5_dir: Path) -> None:
+    proc = _run("bench_5piece.py", "--tables", str(syzygy_dir), "--tables5", str(syzygy5_dir),
                 "--positions", "200", "--oracle-positions", "10", "--runs", "1",
                 "--min-seconds", "0", "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -81,8 +76,8 @@ def test_bench_dask_runs(syzygy_dir: Path) -> None:
     assert res["dask1_vs_plain"]["median"] > 0 and res["dask2_vs_dask1"]["median"] > 0
 
 
-def test_bench_batch_runs(syzygy_dir: Path) -> None:
-    proc = _run("bench_batch.py", "--tables", str(syzygy_dir), "--tables5", str(SHARED_5),
+def test_bench_batch_runs(syzygy_dir: Path, syzygy5_dir: Path) -> None:
+    proc = _run("bench_batch.py", "--tables", str(syzygy_dir), "--tables5", str(syzygy5_dir),
                 "--positions", "3000", "--games", "20", "--game-positions", "2000",
                 "--rounds", "1", "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -1,6 +1,6 @@
 """Index and decoding paths of 6- and 7-piece tables, against python-chess.
 
-No 6- or 7-piece tables exist on the test machines, so tests/syzygy_writer.py
+No 6- or 7-piece tables exist on the test machines, so tests/support/syzygy_writer.py
 writes synthetic ones (format-valid files whose values follow a pattern in
 which neighbouring indices differ) into a temporary folder, and both
 readers read them:
@@ -44,14 +44,13 @@ import chess.syzygy
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import syzygy_writer as writer  # noqa: E402
-from conftest import SANITIZED  # noqa: E402
-
-from pyfathom._core import ffi, lib  # noqa: E402
+from pyfathom._core import ffi, lib
+from support import syzygy_writer as writer
+from support import table_cache
+from support.sanitizer import SANITIZED
 
 ROOT = Path(__file__).resolve().parent.parent
-SYZYGY6 = ROOT.parent / "shared" / "syzygy6"
+SYZYGY6 = table_cache.SYZYGY6
 # The sanitized run (tests/run_sanitized.py) repeats the suite to catch
 # memory errors in C, which every path already shows on fewer positions;
 # the 2,000 per material of the comparison are the plain run's.
@@ -249,7 +248,7 @@ def test_neighbouring_indices_store_other_values() -> None:
 def test_writer_command_writes_the_sub_tables(tmp_path: Path) -> None:
     import subprocess
 
-    script = str(Path(__file__).parent / "syzygy_writer.py")
+    script = str(Path(__file__).parent / "support" / "syzygy_writer.py")
     proc = subprocess.run([sys.executable, script, str(tmp_path), "KRPvKP"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

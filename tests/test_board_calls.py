@@ -25,7 +25,7 @@ from typing import Any
 import chess
 import pytest
 
-import positions as P
+from support import positions as P
 
 import pyfathom
 from pyfathom import _lowlevel as ll

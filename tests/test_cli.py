@@ -20,7 +20,7 @@ import chess
 import chess.syzygy
 import pytest
 
-from positions import ALL_TABLES, enumerate_positions, table_sample
+from support.positions import ALL_TABLES, enumerate_positions, table_sample
 from pyfathom import batch_files
 from pyfathom.cli import main
 from pyfathom.cli.info import needed_materials, normalize_material

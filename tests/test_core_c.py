@@ -27,7 +27,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from positions import ALL_TABLES, table_sample
+from support.positions import ALL_TABLES, table_sample
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "fathom"
@@ -137,7 +137,7 @@ def test_three_piece_enumeration_matches_python_chess(
         selfcheck: subprocess.CompletedProcess[str]) -> None:
     """The C enumeration of KPvK covers exactly python-chess's valid positions
     (white pawn, both sides to move)."""
-    from positions import enumerate_positions
+    from support.positions import enumerate_positions
 
     rows = _table_lines(selfcheck.stdout)
     assert rows["KPvK"]["positions"] == sum(1 for _ in enumerate_positions("KPvK"))

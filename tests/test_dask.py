@@ -17,7 +17,7 @@ import chess
 import numpy as np
 import pytest
 
-from positions import ALL_TABLES, table_sample, to_arrays
+from support.positions import ALL_TABLES, table_sample, to_arrays
 
 pa = pytest.importorskip("pyarrow", reason="needs the [dask] extra (pyarrow)")
 pq = pytest.importorskip("pyarrow.parquet", reason="needs the [dask] extra (pyarrow)")

@@ -1,4 +1,4 @@
-"""pyfathom._default_tables (and tests/table_cache.py over it): the verified
+"""pyfathom._default_tables (and tests/support/table_cache.py over it): the verified
 path from python-chess's sdist to tables."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import table_cache
+from support import table_cache
 from pyfathom import _default_tables, _filecopy
 
 

@@ -31,7 +31,7 @@ import chess.variant
 import numpy as np
 import pytest
 
-import positions as P
+from support import positions as P
 import pyfathom
 from pyfathom import Status
 

@@ -27,7 +27,7 @@ from typing import Any
 import chess
 import pytest
 
-from expected import clockless_fen, engine_boards, expected_answers
+from support.expected import clockless_fen, engine_boards, expected_answers
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "fathom"

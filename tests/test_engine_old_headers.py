@@ -26,7 +26,7 @@ import chess
 import chess.syzygy
 import pytest
 
-from positions import ALL_TABLES, bitboards, random_position
+from support.positions import ALL_TABLES, bitboards, random_position
 from test_engine_dropin import CORE, _cc, _run
 
 CDIR = Path(__file__).resolve().parent / "c"

@@ -30,10 +30,10 @@ import chess
 import numpy as np
 import pytest
 
-from conftest import native_env
+from support.sanitizer import native_env
 
 import pyfathom
-from positions import ALL_TABLES, table_sample
+from support.positions import ALL_TABLES, table_sample
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "fathom"

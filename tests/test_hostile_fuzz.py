@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SANITIZED, native_env
+from support.sanitizer import SANITIZED, native_env
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "tests" / "fuzz"

@@ -40,7 +40,7 @@ COMMON = textwrap.dedent('''
     import ctypes, gc, json, os, resource, sys
     sys.path.insert(0, %r)
     import chess, pyfathom
-    from positions import ALL_TABLES, table_sample
+    from support.positions import ALL_TABLES, table_sample
 
     def fds():
         return len(os.listdir("/proc/self/fd"))

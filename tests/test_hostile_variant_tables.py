@@ -19,7 +19,7 @@ import pytest
 
 from test_hostile_fuzz import replay_exes  # noqa: F401 - a fixture, shared
 from test_hostile_tables import check, run_cases, run_rows, truncation_offsets
-from variant_positions import variant_dir
+from support.variant_positions import variant_dir
 
 # (variant, folder, table file): enc types 0, 2 (adjacent), 3, 4, pawns.
 FILES = [
@@ -168,7 +168,7 @@ def test_fuzz_targets_replay_variant(variant: str, tmp_path: Path,
 
     from fuzz.make_corpus import mutants  # type: ignore[import-not-found]
     from test_hostile_fuzz import SAN_ENV
-    from variant_positions import BOARDS, random_position
+    from support.variant_positions import BOARDS, random_position
 
     folder = variant_dir(variant)
     suffix = {"atomic": "atb", "suicide": "stb", "giveaway": "gtb"}[variant]

@@ -10,8 +10,8 @@ import chess
 import chess.syzygy
 import pytest
 
-from expected import expected_answers, fathom_boards, fen
-from positions import bitboards, compare_with_oracle, mismatch_report
+from support.expected import expected_answers, fathom_boards, fen
+from support.positions import bitboards, compare_with_oracle, mismatch_report
 
 
 def _epd_lines(path: Path) -> list[tuple[int, str]]:

@@ -1,7 +1,7 @@
 """python-chess 1.11.2 asked live, on positions no committed file holds.
 
 The routine oracle tests compare pyfathom with python-chess's answers
-committed in ``tests/data`` (see ``tests/expected.py``).  These tests keep
+committed in ``tests/data`` (see ``tests/support/expected.py``).  These tests keep
 python-chess itself in the loop:
 
 * fresh random positions of every table, from a new seed each run, probed
@@ -21,8 +21,8 @@ from typing import Any
 import chess
 import chess.syzygy
 
-from expected import committed_rows
-from positions import ALL_TABLES, compare_with_oracle, mismatch_report, table_sample
+from support.expected import committed_rows
+from support.positions import ALL_TABLES, compare_with_oracle, mismatch_report, table_sample
 
 PER_TABLE = 40
 """Fresh positions per table (1,400 in all)."""

@@ -11,8 +11,8 @@ import chess
 import chess.syzygy
 import pytest
 
-from expected import children_fens, expected_answers, fen, root_boards
-from positions import random_position
+from support.expected import children_fens, expected_answers, fen, root_boards
+from support.positions import random_position
 
 PLAYOUT_TABLES = ["KQvK", "KRvK", "KBNvK", "KPvK", "KQvKR", "KRvKP", "KPvKP"]
 PLAYOUTS_PER_TABLE = 8  # 56 won positions in all

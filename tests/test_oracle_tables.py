@@ -6,7 +6,7 @@ reached by a real double push, and for KPvKP a share with a legal en-passant
 capture) is probed with ``probe_wdl``, ``probe_dtz`` and ``probe``; all
 three must give python-chess's numbers.  python-chess 1.11.2's answers for
 these fixed samples were computed once and are committed
-(``tests/expected.py``); ``test_oracle_live.py`` asks python-chess live.
+(``tests/support/expected.py``); ``test_oracle_live.py`` asks python-chess live.
 
 Sizes: 20,000 positions per 3-piece table, 2,000 per 4-piece table, WDL and
 DTZ on all of them.  The C self-consistency test (tests/test_core_c.py)
@@ -20,8 +20,8 @@ from typing import Any
 import chess
 import pytest
 
-from expected import TABLE_SAMPLE_3, TABLE_SAMPLE_4, expected_answers, fen, table_boards
-from positions import TABLES_3, TABLES_4, compare_with_oracle, has_pawns_both_sides, mismatch_report
+from support.expected import TABLE_SAMPLE_3, TABLE_SAMPLE_4, expected_answers, fen, table_boards
+from support.positions import TABLES_3, TABLES_4, compare_with_oracle, has_pawns_both_sides, mismatch_report
 
 
 def _check_table(key: str, tablebase: Any) -> None:

@@ -35,14 +35,13 @@ import chess
 import chess.syzygy
 import pytest
 
-import table_cache
-from positions import table_sample
+from support import table_cache
+from support.positions import table_sample
 from test_engine_dropin import _positions
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "fathom"
 CDIR = Path(__file__).resolve().parent / "c"
-TABLES5 = ROOT.parent / "shared" / "syzygy5"
 WARN = ["-Wall", "-Wextra", "-Werror"]
 # Every 8th position of the engine test's list (about 650; the native test
 # runs all of them) and 20 of each 5-piece table with both files keep the
@@ -76,10 +75,8 @@ def amalgamation(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def five_piece_dir() -> Path:
-    if not (TABLES5 / "KRPvKR.rtbw").is_file():
-        pytest.skip(f"needs the 5-piece tables in {TABLES5}")
-    return TABLES5
+def five_piece_dir(syzygy5_dir: Path) -> Path:
+    return syzygy5_dir
 
 
 def _five_piece_tables(directory: Path) -> list[str]:

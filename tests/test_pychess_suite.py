@@ -46,12 +46,11 @@ import chess
 import chess.syzygy
 import pytest
 
-import positions as P
+from support import positions as P
+from support import table_cache
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-SYZYGY5 = SHARED / "syzygy5"
-SUICIDE = SHARED / "syzygy-variants" / "suicide"
+SYZYGY5 = table_cache.SYZYGY5
+SUICIDE = table_cache.VARIANTS / "suicide"
 
 RUN = {"test_get_wdl_get_dtz", "test_stockfish_dtz_bug", "test_issue_93"}
 VARIANTS = {"test_suicide_dtm", "test_suicide_dtz", "test_suicide_stats", "test_antichess_kvk"}

@@ -33,9 +33,8 @@ import chess
 import chess.syzygy
 import pytest
 
-from positions import ALL_TABLES, random_position
+from support.positions import ALL_TABLES, random_position
 
-SHARED_5 = Path(__file__).resolve().parents[1].parent / "shared" / "syzygy5"
 
 # Every 3-4-piece table with wins that last long enough (KQPvK and KQvKP
 # give positions whose quickest wins tie between an exact and a rounded DTZ:
@@ -339,13 +338,13 @@ def test_exact_dtz_preferred_over_rounded_at_the_limit(tablebase: Any,
                           + "\n".join(failures[:20]))
 
 
-@pytest.mark.skipif(not SHARED_5.is_dir(), reason=f"5-piece tables not found: {SHARED_5}")
 @pytest.mark.parametrize("via", ["probe_root", "tb_probe_root"])
-def test_certain_wins_kept_near_the_limit_5_pieces(syzygy_dir: Path, via: str) -> None:
+def test_certain_wins_kept_near_the_limit_5_pieces(syzygy_dir: Path, syzygy5_dir: Path,
+                                                    via: str) -> None:
     import pyfathom
     from pyfathom import fathom as f
 
-    dirs = [str(syzygy_dir), str(SHARED_5)]
+    dirs = [str(syzygy_dir), str(syzygy5_dir)]
     with pyfathom.open_tablebase(dirs) as tb, chess.syzygy.open_tablebase(dirs[0]) as oracle:
         oracle.add_directory(dirs[1])
         starts = edge_starts(tb, TABLES_5, STARTS_PER_TABLE_5, "edge5")

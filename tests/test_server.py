@@ -20,8 +20,8 @@ from typing import Any, Optional
 import chess
 import pytest
 
-import positions
-from live_server import Server, serving
+from support import positions
+from support.live_server import Server, serving
 
 # lichess's categories in its order for moves (best first from the mover's side).
 ORDER = ["loss", "unknown", "syzygy-loss", "maybe-loss", "blessed-loss", "draw",
@@ -596,20 +596,14 @@ def test_damaged_table_is_a_503_naming_it(syzygy_dir: Path, tmp_path: Path) -> N
         assert status == 200 and doc["category"] == "win"
 
 
-FIVE_PIECE_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy5"
-
-
-@pytest.mark.skipif(not (FIVE_PIECE_DIR / "KBBvKN.rtbz").is_file(),
-                    reason=f"the 5-piece test tables are not in {FIVE_PIECE_DIR} "
-                           "(<repository>/../shared/syzygy5)")
-def test_five_piece_cursed_wins_and_blessed_losses(syzygy_dir: Path) -> None:
+def test_five_piece_cursed_wins_and_blessed_losses(syzygy_dir: Path, syzygy5_dir: Path) -> None:
     """KBBvKN holds real cursed wins and blessed losses (DTZ past 100 at
     clock 0): their documents field by field, and a mainline from one that
     ends in the claimed draw."""
     import pyfathom
 
-    with pyfathom.open_tablebase([syzygy_dir, FIVE_PIECE_DIR]) as tb, \
-            serving(syzygy_dir, "--tables", str(FIVE_PIECE_DIR)) as server:
+    with pyfathom.open_tablebase([syzygy_dir, syzygy5_dir]) as tb, \
+            serving(syzygy_dir, "--tables", str(syzygy5_dir)) as server:
         boards = positions.table_sample("KBBvKN", 1500, seed=5)
         beyond = [b for b in boards if abs(tb.probe(b).dtz) > 100]
         assert len(beyond) >= 10, len(beyond)

@@ -24,7 +24,7 @@ from typing import Any
 import chess
 import pytest
 
-from live_server import Server, serving
+from support.live_server import Server, serving
 from test_server import clock_variants, q, sample_positions
 
 # Positions the tables cannot answer in full, each answered by GET with a 200.

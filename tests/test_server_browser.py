@@ -18,7 +18,7 @@ from typing import Any
 import chess
 import pytest
 
-from live_server import Server, serving
+from support.live_server import Server, serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -47,7 +47,7 @@ def browser() -> Iterator[Any]:
         options.add_argument(flag)
     # The browser is not Python: no ASan runtime preloaded into it in the
     # sanitized run (tests/run_sanitized.py).
-    from conftest import native_env
+    from support.sanitizer import native_env
 
     service = Service(executable_path=str(CHROMEDRIVER), env=native_env())
     driver = webdriver.Chrome(service=service, options=options)

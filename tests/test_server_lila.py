@@ -21,14 +21,12 @@ from typing import Any
 import chess
 import pytest
 
-import positions
-from live_server import Server, serving
+from support import positions, table_cache
+from support.live_server import Server, serving
 from test_server import lila_order_key, mates_in_one, q
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-FIVE = SHARED / "syzygy5"
-VARIANT_DIRS = {"atomic": SHARED / "syzygy-variants" / "atomic",
-                "antichess": SHARED / "syzygy-variants" / "giveaway"}
+VARIANT_DIRS = {"atomic": table_cache.VARIANTS / "atomic",
+                "antichess": table_cache.VARIANTS / "giveaway"}
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +42,13 @@ def server(syzygy_dir: Path) -> Iterator[Server]:
 
 # (1) no 500s ---------------------------------------------------------------
 
-@pytest.mark.skipif(not (FIVE / "KRRvKR.rtbw").is_file(), reason=f"KRRvKR.rtbw is not in {FIVE}")
-def test_mainline_through_a_missing_table_is_a_404(syzygy_dir: Path, tmp_path: Path) -> None:
+def test_mainline_through_a_missing_table_is_a_404(syzygy_dir: Path, syzygy5_dir: Path,
+                                                   tmp_path: Path) -> None:
     # A root the WDL file answers but whose moves need a DTZ file that is absent.
     for f in syzygy_dir.iterdir():
         if f.suffix in (".rtbw", ".rtbz"):
             (tmp_path / f.name).symlink_to(f)
-    (tmp_path / "KRRvKR.rtbw").symlink_to(FIVE / "KRRvKR.rtbw")
+    (tmp_path / "KRRvKR.rtbw").symlink_to(syzygy5_dir / "KRRvKR.rtbw")
     with serving(tmp_path) as s:
         for fen in ("4k3/8/8/8/8/8/r7/R3K2R_w_-_-_0_1", "4k3/8/8/8/3n4/8/8/3QK2R_w_-_-_0_1"):
             status, doc = s.get_json("/standard/mainline?fen=" + fen)
@@ -368,9 +366,7 @@ def _variant_boards(variant: str, count: int) -> list[chess.Board]:
 def test_variant_documents_follow_python_chess(server: Server, variant: str) -> None:
     import chess.syzygy
 
-    folder = VARIANT_DIRS[variant]
-    if not folder.is_dir():
-        pytest.skip(f"the {variant} test tables are not in {folder}")
+    folder = table_cache.shared_folder(VARIANT_DIRS[variant])
     boards = _variant_boards(variant, 40)
     assert len(boards) >= 30
     Board = type(boards[0])

@@ -13,9 +13,9 @@ import pytest
 
 import pyfathom
 from pyfathom import tables
+from support import table_cache
 
 KRVK = "8/8/8/8/8/8/2R5/1K1k4 w - - 0 1"
-SHARED5 = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy5"
 
 
 def _copy(src: Path, dest: Path, *names: str) -> Path:
@@ -89,8 +89,8 @@ def test_good_tables_pass(syzygy_dir: Path) -> None:
     files = sorted(syzygy_dir.glob("*.rtb?"))
     assert len(files) == 70
     assert tables.check_tables(files, checksums=tables.published_checksums()) == []
-    if SHARED5.is_dir():  # the 5-piece files: bigger streams, more blocks
-        assert tables.check_tables(sorted(SHARED5.glob("*.rtb?"))) == []
+    if table_cache.SYZYGY5.is_dir():  # the 5-piece files: bigger streams, more blocks
+        assert tables.check_tables(sorted(table_cache.SYZYGY5.glob("*.rtb?"))) == []
 
 
 def _flip(path: Path, offset: int, bit: int) -> None:

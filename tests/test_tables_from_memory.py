@@ -13,7 +13,7 @@ import chess.syzygy
 import pytest
 
 import pyfathom
-from positions import ALL_TABLES, compare_with_oracle, mismatch_report, table_sample
+from support.positions import ALL_TABLES, compare_with_oracle, mismatch_report, table_sample
 
 
 @pytest.fixture(scope="module")

@@ -31,8 +31,8 @@ import numpy as np
 import pytest
 
 import pyfathom
-from positions import compare_with_oracle, mismatch_report
-from variant_positions import (
+from support.positions import compare_with_oracle, mismatch_report
+from support.variant_positions import (
     BOARDS,
     oracle_answers,
     sample_fens,
@@ -262,7 +262,7 @@ def test_lone_king_wdl() -> None:
 
 
 def _sdist_epd(test_cache: Path, name: str) -> list[str]:
-    import table_cache
+    from support import table_cache
 
     archive = table_cache.sdist_archive()
     with tarfile.open(archive, mode="r:gz") as tar:
@@ -398,7 +398,7 @@ def test_one_piece_beyond_the_set(variant: str, test_cache: Path) -> None:
     where which table is missing first depends on the order of the moves."""
     import random
 
-    from variant_positions import random_position
+    from support.variant_positions import random_position
 
     rng = random.Random(f"beyond-{variant}")
     fours = [t for t in table_names(variant) if len(t) == 5]

@@ -23,7 +23,7 @@ python-chess's chess/syzygy.py and src/fathom/tb_table.c read them):
   7-piece table of 10^10 indices takes a fraction of a second, and
   ``Stream.value_at(i)`` is a cheap function of i.
 
-Run as a command, ``python tests/syzygy_writer.py OUTDIR MATERIAL...``
+Run as a command, ``python tests/support/syzygy_writer.py OUTDIR MATERIAL...``
 writes each material's files and those of every table its probes reach
 (captures and promotions), for cross-checking any prober.
 """
@@ -533,7 +533,7 @@ def main(argv: Sequence[str]) -> int:
     import chess.syzygy
 
     if len(argv) < 2:
-        print("usage: python tests/syzygy_writer.py OUTDIR MATERIAL...", file=sys.stderr)
+        print("usage: python tests/support/syzygy_writer.py OUTDIR MATERIAL...", file=sys.stderr)
         return 2
     bad = [m for m in argv[1:] if not chess.syzygy.is_tablename(m, normalized=False)]
     if bad:

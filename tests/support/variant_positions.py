@@ -1,10 +1,10 @@
 """Positions and python-chess answers for the variant tables (tests only).
 
 The tables live in ``<repo root>/../shared/syzygy-variants/{atomic,suicide,
-giveaway}`` (see that folder's README); :func:`variant_dir` finds them and
-skips, naming the folder, where they are absent (``.ci/run`` sets
-``PYFATHOM_REQUIRE_VARIANT_TABLES=1``, which turns that skip into a
-failure).
+giveaway}`` (see that folder's README, and :data:`support.table_cache.VARIANTS`);
+:func:`variant_dir` finds them and skips, naming the folder, where they are
+absent (``.ci/run`` sets ``PYFATHOM_REQUIRE_VARIANT_TABLES=1``, which turns
+that skip into a failure).
 
 :func:`table_sample` draws random legal positions of one table's material
 (both colour orientations, both sides to move), a share of them taken one
@@ -28,10 +28,9 @@ from typing import Sequence
 import chess
 import chess.syzygy
 import chess.variant
-import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "syzygy-variants"
+from support import table_cache
+
 
 # python-chess board class by uci_variant, and the folder of its tables.
 BOARDS: dict[str, type[chess.Board]] = {
@@ -49,13 +48,7 @@ GENERATOR_VERSION = 1
 
 def variant_dir(variant: str) -> Path:
     """The folder of a variant's tables, or a skip naming it."""
-    path = SHARED / FOLDERS[variant]
-    if not path.is_dir():
-        reason = f"variant tables not found: {path} (../shared/syzygy-variants)"
-        if os.environ.get("PYFATHOM_REQUIRE_VARIANT_TABLES") == "1":
-            pytest.fail(reason + "; PYFATHOM_REQUIRE_VARIANT_TABLES=1 requires them")
-        pytest.skip(reason)
-    return path
+    return table_cache.shared_folder(table_cache.VARIANTS / FOLDERS[variant])
 
 
 def table_names(variant: str) -> list[str]:

@@ -23,7 +23,7 @@ import chess.syzygy
 
 GENERATOR_VERSION = 1
 """Part of every sample's seed: bumped whenever a generator changes what it
-returns for a seed (then rewrite the committed answers: tests/expected.py)."""
+returns for a seed (then rewrite the committed answers: tests/support/expected.py)."""
 
 TABLES_3 = ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK"]
 """The five 3-piece tables."""
@@ -282,7 +282,7 @@ def to_arrays(boards: Sequence[chess.Board]) -> dict[str, "object"]:
 
 # --------------------------------------------------------------------------
 # Oracle: python-chess answers, computed in worker processes (for
-# tests/expected.py, which writes the committed answers).
+# tests/support/expected.py, which writes the committed answers).
 
 _ORACLE_TB: chess.syzygy.Tablebase | None = None
 

@@ -14,7 +14,7 @@ The samples are defined here, once, for the tests and for the generator.
 After changing a sample or a generator in ``positions.py``, regenerate
 (python-chess 1.11.2 and the test tables needed)::
 
-    .venv/bin/python tests/expected.py
+    .venv/bin/python tests/support/expected.py
 
 A FEN missing from the file fails the test that asks for it, with this
 command in the message.
@@ -32,13 +32,13 @@ from pathlib import Path
 
 import chess
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+TESTS = Path(__file__).resolve().parents[1]
+if __name__ == "__main__" and str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))  # run as a script: `support` importable
 
-from positions import ALL_TABLES, TABLES_3, table_sample  # noqa: E402
+from support.positions import ALL_TABLES, TABLES_3, table_sample  # noqa: E402
 
-EXPECTED_FILE = HERE / "data" / "expected_answers.csv.gz"
+EXPECTED_FILE = TESTS / "data" / "expected_answers.csv.gz"
 """python-chess 1.11.2's ``(probe_wdl, probe_dtz)`` for every FEN of the samples
 below; a ``KeyError`` python-chess raised is written as its class name."""
 
@@ -155,7 +155,7 @@ def expected_answers(fens: Sequence[str]) -> list[Answer]:
     missing = [f for f in fens if f not in table]
     assert not missing, (
         f"{len(missing)} of {len(fens)} positions are not in {EXPECTED_FILE.name} "
-        f"(first: {missing[0]}); regenerate it: python tests/expected.py")
+        f"(first: {missing[0]}); regenerate it: python tests/support/expected.py")
     return [table[f] for f in fens]
 
 
@@ -170,8 +170,8 @@ def main() -> None:
     """Recompute the file with python-chess (must be 1.11.2) in worker processes."""
     if chess.__version__ != ORACLE_VERSION:
         raise SystemExit(f"python-chess {ORACLE_VERSION} is the oracle, not {chess.__version__}")
-    import table_cache
-    from positions import oracle_answers
+    from support import table_cache
+    from support.positions import oracle_answers
 
     fens = all_fens()
     # Rows already in the file are kept (python-chess 1.11.2 wrote them); only

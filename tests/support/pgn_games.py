@@ -34,7 +34,7 @@ import chess
 import chess.pgn
 import chess.syzygy
 
-import positions
+from support import positions
 
 ENDGAME_KEYS_5 = ["KRPvKR", "KQvKRP", "KRNvKP", "KBNvKP", "KQPvKQ", "KRRvKB"]
 """5-piece starts: with 3-4-piece tables, such a game reaches the tables

@@ -1,8 +1,15 @@
-"""The test data cache: where it lives, and the tables and positions in it.
+"""Where the test tables are: the test data cache, and ``../shared``.
 
 One definition shared by the test suite (``tests/conftest.py``), the
 benchmarks (``benchmarks/common.py``) and the examples
-(``examples/measure.py``); none of it ships in the package.  The cache is
+(``examples/measure.py``); none of it ships in the package.
+
+``../shared`` beside the repository holds tables too big to commit, read
+only: :data:`SYZYGY5` (5-piece tables), :data:`VARIANTS` (atomic, suicide
+and giveaway tables, see its README) and, on a machine that has them,
+:data:`SYZYGY6`; :func:`shared_folder` finds one or skips naming it.
+
+The cache is
 ``$PYFATHOM_TEST_CACHE``, else ``~/.cache/pyfathom-tests``.  It holds
 python-chess 1.11.2's sdist, fetched once with pip by
 :mod:`pyfathom._default_tables` (the code ``pyfathom download`` uses), and
@@ -17,7 +24,27 @@ from pathlib import Path
 
 from pyfathom import _default_tables
 
-__all__ = ["CACHE_ENV", "ENDGAME_EPD", "cache_dir", "sdist_archive", "tables_dir"]
+__all__ = ["CACHE_ENV", "ENDGAME_EPD", "REQUIRE_ENV", "SHARED", "SYZYGY5", "SYZYGY6",
+           "VARIANTS", "cache_dir", "sdist_archive", "shared_folder", "tables_dir"]
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+"""``../shared`` from the repository root (also from a /work/hNN worktree)."""
+
+SYZYGY5 = SHARED / "syzygy5"
+"""The 5-piece tables (with the 3-4-piece ones of :func:`tables_dir`
+beside them they make a complete 3-5-piece set for the materials there)."""
+
+SYZYGY6 = SHARED / "syzygy6"
+"""Real 6-piece tables, where a machine has them (none of the test machines
+do: the tests that read them skip, naming this folder)."""
+
+VARIANTS = SHARED / "syzygy-variants"
+"""The variant tables, one folder per variant family."""
+
+REQUIRE_ENV = "PYFATHOM_REQUIRE_VARIANT_TABLES"
+"""Set to 1 by ``.ci/run``, which checks that ``../shared`` is there: a
+missing 5-piece or variant folder then fails the tests that need it instead
+of skipping them."""
 
 CACHE_ENV = "PYFATHOM_TEST_CACHE"
 """The environment variable that moves the cache (CI points it at an empty
@@ -30,6 +57,22 @@ ENDGAME_EPD_SHA256 = "0c9c03315a05cdffb1cbbadc8e75f6501dcbd0c92f2751d901deb17e97
 """sha256 of ``data/endgame.epd`` in python-chess 1.11.2's sdist."""
 
 TABLES_SUBDIR = "syzygy-chess-1.11.2"
+
+
+def shared_folder(folder: Path, *files: str) -> Path:
+    """*folder* (one of ``../shared``), or a skip naming what is missing: the
+    folder or the first of *files* not in it (a failure under
+    :data:`REQUIRE_ENV`, except for :data:`SYZYGY6`)."""
+    missing = folder if not folder.is_dir() else next(
+        (folder / name for name in files if not (folder / name).is_file()), None)
+    if missing is None:
+        return folder
+    import pytest
+
+    reason = f"shared test tables not found: {missing} (../shared beside the repository)"
+    if os.environ.get(REQUIRE_ENV) == "1" and folder != SYZYGY6:
+        pytest.fail(f"{reason}; {REQUIRE_ENV}=1 requires them")
+    pytest.skip(reason)
 
 
 def cache_dir() -> Path:
