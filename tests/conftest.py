@@ -43,6 +43,12 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     for item in items:
         if item.get_closest_marker("measures_memory"):
             item.add_marker(skip)
+        plain_only = item.get_closest_marker("plain_pass_only")
+        if plain_only:
+            # The sanitized pass differs from the plain one only in the build
+            # of the core it imports: a test that never loads that build
+            # would repeat the plain pass's run exactly.
+            item.add_marker(pytest.mark.skip(reason=f"plain pass only: {plain_only.args[0]}"))
 
 
 @pytest.fixture(scope="session")

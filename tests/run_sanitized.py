@@ -9,9 +9,15 @@ every Python process (a Python interpreter is not instrumented itself), leak
 detection off (the interpreter keeps memory until exit by design) and
 UndefinedBehaviorSanitizer reports fatal.  ``PYFATHOM_SANITIZED=1`` tells the
 suite: tests that assert on memory figures are skipped with a reason (ASan's
-shadow memory and quarantine make RSS meaningless), and native children that
-carry their own sanitizer (TSan, libFuzzer) get an environment without the
-preload.  Exit status: pytest's (5, no tests, counts as failure).
+shadow memory and quarantine make RSS meaningless), tests marked
+``plain_pass_only`` (they never load the suite's build of the core) are
+skipped with their reason, and native children that carry their own
+sanitizer (TSan, libFuzzer) get an environment without the preload.
+
+The pass writes nothing a plain pass running beside it writes (see
+tests/run_suite.py): the benchmarks' folder (``PYFATHOM_BENCH_BIN``) and
+pytest's temporary folder are in the temporary directory, and pytest's
+cache is off.  Exit status: pytest's (5, no tests, counts as failure).
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ def main(argv: list[str]) -> int:
             "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
             "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
             "PYFATHOM_SANITIZED": "1",
+            "PYFATHOM_BENCH_BIN": str(build / "bench-bin"),
         }
         check = subprocess.run([sys.executable, "-c", "import pyfathom._core as m; print(m.__file__)"],
                                env=env, capture_output=True, text=True, cwd=tmp)
@@ -67,13 +74,17 @@ def main(argv: list[str]) -> int:
         # directory first on sys.path, and the source tree's own pyfathom/
         # (with the plain build of an editable install) must not shadow it.
         env["PYFATHOM_SANITIZED_BUILD"] = str(build)
-        # Paths given relative to the source tree still name the same tests.
-        args = [str(ROOT / a) if not a.startswith("-") and (ROOT / a).exists() else a
-                for a in argv]
-        if not any(Path(a).exists() for a in args):
+        # Paths (and test ids, path::name) given relative to the source tree
+        # still name the same tests.
+        args = [str(ROOT / a) if not a.startswith("-") and (ROOT / a.split("::")[0]).exists()
+                else a for a in argv]
+        if not any(Path(a.split("::")[0]).exists() for a in args):
             args.append(str(ROOT / "tests"))  # no test path given: the whole suite
+        own_dirs = ["-p", "no:cacheprovider"]
+        if not any(a == "--basetemp" or a.startswith("--basetemp=") for a in args):
+            own_dirs.append(f"--basetemp={build / 'pytest-tmp'}")
         status = subprocess.run([sys.executable, "-m", "pytest", "--rootdir", str(ROOT),
-                                 "-c", str(ROOT / "pyproject.toml"), *args],
+                                 "-c", str(ROOT / "pyproject.toml"), *own_dirs, *args],
                                 cwd=build, env=env).returncode
     return 1 if status == 5 else status
 

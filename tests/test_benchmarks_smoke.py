@@ -18,6 +18,7 @@ def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.plain_pass_only("the C benchmark, built by the benchmark itself")
 def test_bench_core_runs(syzygy_dir: Path) -> None:
     proc = _run("run_core.py", "--tables", str(syzygy_dir), "--positions", "300",
                 "--runs", "1", "--min-seconds", "0.01", "--json")
@@ -96,6 +97,7 @@ def test_bench_open_runs() -> None:
     assert res["ratio_python_chess_over_pyfathom"]["median"] > 0
 
 
+@pytest.mark.plain_pass_only("C programs built by the benchmark itself")
 def test_bench_root_runs(syzygy_dir: Path) -> None:
     """bench_root.py on 200 positions, without a Fathom checkout (that one
     is measured outside the repository)."""

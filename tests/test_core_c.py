@@ -29,6 +29,8 @@ import pytest
 
 from support.positions import ALL_TABLES, table_sample
 
+pytestmark = pytest.mark.plain_pass_only("C programs of its own, built with the core's sources")
+
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "fathom"
 CDIR = Path(__file__).resolve().parent / "c"

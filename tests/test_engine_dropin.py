@@ -58,8 +58,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("make") is None, reason="needs make (GNU)"),
     # Everything here is a native program built by the test itself, without
     # sanitizers: the ASan+UBSan rerun of the suite would only repeat it.
-    pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
-                       reason="builds its own unsanitized programs; covered by the plain run"),
+    pytest.mark.plain_pass_only("builds and runs its own unsanitized programs"),
 ]
 
 

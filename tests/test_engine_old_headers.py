@@ -35,8 +35,7 @@ STRICT = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("make") is None, reason="needs make (GNU)"),
-    pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
-                       reason="builds its own unsanitized programs; covered by the plain run"),
+    pytest.mark.plain_pass_only("builds and runs its own unsanitized programs"),
 ]
 
 

@@ -74,6 +74,10 @@ def _run_tsan(args: list[str], timeout: float) -> subprocess.CompletedProcess[st
     return proc
 
 
+TSAN_ONLY = pytest.mark.plain_pass_only("a ThreadSanitizer program of its own")
+
+
+@TSAN_ONLY
 def test_tsan_reports_a_deliberate_race(tsan_exe: Path) -> None:
     """The build really is instrumented and a report really fails a run."""
     proc = _run_tsan([str(tsan_exe), "--race"], timeout=60)
@@ -81,6 +85,7 @@ def test_tsan_reports_a_deliberate_race(tsan_exe: Path) -> None:
     assert proc.returncode == 66, (proc.returncode, proc.stderr)
 
 
+@TSAN_ONLY
 def test_tsan_many_threads_on_a_cold_instance(tsan_exe: Path, syzygy_dir: Path) -> None:
     # 8 threads, 12 placements per material and orientation (852 positions,
     # every 16th also root-probed), 3 rounds, batch calls with 4 threads.
@@ -320,6 +325,7 @@ def asan_package(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, st
     return env, dest / "pyfathom"
 
 
+@pytest.mark.plain_pass_only("runs its child on an ASan build of its own, made in the plain pass")
 def test_close_while_other_threads_probe(asan_package: tuple[dict[str, str], Path],
                                          syzygy_dir: Path, tmp_path: Path) -> None:
     """Four threads probe a cold instance (per-position probes, batches of

@@ -21,7 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from support.sanitizer import SANITIZED, native_env
+from support.sanitizer import native_env
+
+pytestmark = pytest.mark.plain_pass_only("its fuzz targets are programs of its own, "
+                                         "built with ASan and UBSan themselves")
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "tests" / "fuzz"
@@ -118,8 +121,6 @@ def _has_libfuzzer() -> bool:
     return os.path.isabs(probe.stdout.strip()) and os.path.exists(probe.stdout.strip())
 
 
-@pytest.mark.skipif(SANITIZED, reason="the libFuzzer binaries carry ASan+UBSan themselves: "
-                                     "they run once, in the plain pass")
 @pytest.mark.skipif(not _has_libfuzzer(),
                     reason="clang with libFuzzer is not installed: the bounded libFuzzer runs need it "
                            "(the sanitized replays above run without it; see FUZZING.md)")

@@ -29,9 +29,8 @@ API_TESTS = ["test_api_errors.py", "test_api_records.py", "test_doctests.py",
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
-                       reason="the python-chess range is checked in the plain run; "
-                              "the sanitized rerun tests the same C core"),
+    pytest.mark.plain_pass_only("checks the python-chess range in a venv of its own, "
+                                "with a plain build of the core"),
 ]
 
 

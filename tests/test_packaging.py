@@ -23,7 +23,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 KRK = "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow,
+              pytest.mark.plain_pass_only("builds the sdist and wheels and installs them: "
+                                          "plain builds of the core, in venvs of their own")]
 
 
 def sh(args, cwd, timeout=600, env=None):
@@ -157,9 +159,6 @@ def cpythons() -> dict[tuple[int, int], Path]:
     return found
 
 
-@pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
-                    reason="packaging is checked in the plain run; the sanitized rerun "
-                           "is about the C core")
 def test_abi3_wheel_metadata_and_oldest_newest_python(tmp_path, syzygy_dir, wheel_file):
     """The wheel is tagged cp310-abi3, carries the license and the
     python-chess range, and installs and probes on the oldest supported

@@ -49,8 +49,7 @@ WARN = ["-Wall", "-Wextra", "-Werror"]
 ENGINE_STRIDE = 8
 FIVE_PIECE_PER_TABLE = 20
 
-pytestmark = pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
-                                reason="cross builds without sanitizers; covered by the plain run")
+pytestmark = pytest.mark.plain_pass_only("cross builds of its own, without sanitizers")
 
 
 def _need(tool: str, package: str) -> str:

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.plain_pass_only("its children import a copy of the package "
+                                         "without any build of the core")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

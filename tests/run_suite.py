@@ -1,0 +1,68 @@
+"""Run the whole test suite: the plain pass and the sanitized pass side by side.
+
+    python tests/run_suite.py [pytest arguments]
+
+README command 2 and ``.ci/run`` end with this.  The plain pass is
+``python -m pytest``; the sanitized pass is ``tests/run_sanitized.py``
+(the same suite against the ASan+UBSan build of the core, less the tests
+marked ``plain_pass_only``).  Each is one pytest process keeping about one
+core busy, so on a two-core machine (CI's) the two together take about the
+time of the longer one instead of the sum.  They share nothing they write:
+run_sanitized gives its pass its own benchmark folder
+(``PYFATHOM_BENCH_BIN``), pytest temporary folder and no pytest cache; the
+test data cache is filled here first, once, so that the two never fetch it
+at the same time (the oracle answers cached later are written atomically).
+
+The plain pass prints as it goes; the sanitized pass's output is kept and
+printed whole after it, so the two never interleave.  Exit status: 0 when
+both pass; else the plain pass's status if it failed, else the sanitized
+pass's (5, no tests collected, is a failure).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
+
+def fill_test_cache() -> None:
+    """Fetch and verify the 3-4-piece tables and python-chess's sdist (a
+    no-op when they are cached)."""
+    sys.path.insert(0, str(TESTS))
+    from support import table_cache
+
+    table_cache.tables_dir()
+
+
+def main(argv: list[str]) -> int:
+    fill_test_cache()
+    with tempfile.TemporaryFile(mode="w+", prefix="pyfathom-sanitized-") as log:
+        sanitized = subprocess.Popen([sys.executable, str(TESTS / "run_sanitized.py"), *argv],
+                                     cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+        try:
+            plain = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT).returncode
+            sanitized_status = sanitized.wait()
+        except BaseException:
+            sanitized.kill()
+            sanitized.wait()
+            raise
+        log.seek(0)
+        print("\n===== the same suite against the ASan+UBSan build of the core "
+              "(tests/run_sanitized.py, run beside the plain pass) =====", flush=True)
+        sys.stdout.write(log.read())
+        sys.stdout.flush()
+    print(f"run_suite: plain pass exit {plain}, sanitized pass exit {sanitized_status}",
+          file=sys.stderr, flush=True)
+    if plain != 0:
+        return 1 if plain == 5 else plain
+    return 1 if sanitized_status == 5 else sanitized_status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
