@@ -85,6 +85,16 @@ def syzygy5_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def replay_exes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The fuzz targets linked with tests/fuzz/replay.c under ASan+UBSan,
+    built once for the run (the replays of test_hostile_fuzz.py and
+    test_hostile_variant_tables.py)."""
+    from support import fuzz_build
+
+    return fuzz_build.build_replay(tmp_path_factory.mktemp("replay"))
+
+
+@pytest.fixture(scope="session")
 def tablebase(syzygy_dir: Path) -> Iterator[Any]:
     """A pyfathom Tablebase over all 35 test tables, closed after the session."""
     import pyfathom

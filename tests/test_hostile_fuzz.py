@@ -1,7 +1,7 @@
 """Fuzz targets in the default suite.
 
 * Always: the targets of tests/fuzz/ linked with replay.c (no libFuzzer) by
-  gcc/cc with AddressSanitizer and UndefinedBehaviorSanitizer, replaying a
+  gcc/cc (the session fixture ``replay_exes``, see support/fuzz_build.py) with AddressSanitizer and UndefinedBehaviorSanitizer, replaying a
   corpus generated now from the fetched tables (the real files plus
   deterministic truncations, bit flips and zeroed runs), endgame.epd FENs
   and bitboards, and the committed regression inputs.  Any sanitizer report
@@ -21,66 +21,19 @@ from pathlib import Path
 
 import pytest
 
+from support.fuzz_build import FUZZ, SAN_ENV, TARGETS, build_targets
 from support.sanitizer import native_env
 
 pytestmark = pytest.mark.plain_pass_only("its fuzz targets are programs of its own, "
                                          "built with ASan and UBSan themselves")
 
-ROOT = Path(__file__).resolve().parents[1]
-FUZZ = ROOT / "tests" / "fuzz"
-CORE = sorted(p.name for p in (ROOT / "src" / "fathom").glob("*.c") if p.name != "tbprobe.c")
-"""Every C file of the core but the Fathom facade (whose one global instance
-the targets do not use)."""
-TARGETS = ["table", "fen", "board", "game"]
 FUZZ_SECONDS = int(os.environ.get("PYFATHOM_FUZZ_SECONDS", "30"))
-SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
-           "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
-
-
-def _cc() -> str:
-    for cc in (os.environ.get("CC"), "gcc", "clang", "cc"):
-        if cc and shutil.which(cc):
-            return cc
-    pytest.fail("no C compiler found (gcc, clang or cc): the sanitizer replay needs one")
-
-
-def _run(cmd: list[str]) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=native_env())
-    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
-
-
-def _build(cc: str, out_dir: Path, san: str, main: list[Path]) -> dict[str, Path]:
-    """Compile the core once (objects in out_dir), then link each target
-    with ``main`` (replay.c, or nothing for libFuzzer)."""
-    flags = ["-g", "-O1", f"-fsanitize={san}", "-fno-sanitize-recover=undefined",
-             f"-I{ROOT / 'src' / 'fathom'}", f"-I{FUZZ}"]
-    objs = []
-    for src in CORE:
-        obj = out_dir / (src[:-2] + ".o")
-        objs.append(str(obj))
-        cmd = [cc, *flags, "-c", str(ROOT / "src" / "fathom" / src), "-o", str(obj)]
-        if san.startswith("fuzzer"):  # no libFuzzer main in the core objects
-            cmd[3] = "-fsanitize=fuzzer-no-link,address,undefined"
-        _run(cmd)
-    exes = {}
-    for target in TARGETS:
-        exe = out_dir / f"{target}.exe"
-        _run([cc, *flags, str(FUZZ / f"fuzz_{target}.c"), *map(str, main), *objs,
-              "-lpthread", "-o", str(exe)])
-        exes[target] = exe
-    return exes
-
-
-@pytest.fixture(scope="module")
-def replay_exes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    return _build(_cc(), tmp_path_factory.mktemp("replay"), "address,undefined",
-                  [FUZZ / "replay.c"])
 
 
 @pytest.fixture(scope="module")
 def fuzz_exes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    return _build("clang", tmp_path_factory.mktemp("libfuzzer"),
-                  "fuzzer,address,undefined", [])
+    return build_targets("clang", tmp_path_factory.mktemp("libfuzzer"),
+                         "fuzzer,address,undefined", [])
 
 
 @pytest.fixture(scope="module")
@@ -91,9 +44,6 @@ def corpus(syzygy_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return out
-
-
-TARGETS = ["table", "fen", "board", "game"]
 
 
 @pytest.mark.parametrize("target", TARGETS)

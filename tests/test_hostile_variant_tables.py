@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from test_hostile_fuzz import replay_exes  # noqa: F401 - a fixture, shared
 from test_hostile_tables import check, run_cases, run_rows, truncation_offsets
 from support.variant_positions import variant_dir
 
@@ -168,7 +167,7 @@ def test_fuzz_targets_replay_variant(variant: str, tmp_path: Path,
     import chess
 
     from fuzz.make_corpus import mutants  # type: ignore[import-not-found]
-    from test_hostile_fuzz import SAN_ENV
+    from support.fuzz_build import SAN_ENV
     from support.variant_positions import BOARDS, random_position
 
     folder = variant_dir(variant)
