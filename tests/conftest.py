@@ -20,7 +20,7 @@ from typing import Any
 import chess.syzygy
 import pytest
 
-from support.sanitizer import SANITIZED
+from support.sanitizer import SANITIZED, SANITIZED_PASS_BESIDE
 
 FIVE_PIECE_FILES = ("KBBvKN.rtbw", "KBBvKN.rtbz", "KRPvKR.rtbw", "KRPvKR.rtbz", "KRRvKR.rtbw")
 """Files of ../shared/syzygy5 that tests name: :func:`syzygy5_dir` checks
@@ -28,8 +28,15 @@ them all, so a partial folder skips (or fails in CI) with their name."""
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    if not SANITIZED:
-        return
+    if SANITIZED:
+        _check_sanitized_build()
+    for item in items:
+        reason = _not_in_this_pass(item)
+        if reason:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _check_sanitized_build() -> None:
     import os
 
     import pyfathom._core
@@ -38,17 +45,28 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     if not build or not str(pyfathom._core.__file__).startswith(build):
         raise pytest.UsageError(f"sanitized run, but pyfathom._core comes from "
                                 f"{pyfathom._core.__file__}, not from {build!r}")
-    skip = pytest.mark.skip(reason="measures memory, which ASan's shadow memory and "
-                                   "quarantine make meaningless; runs in the plain suite")
-    for item in items:
+
+
+def _not_in_this_pass(item: Any) -> str | None:
+    """Why this pass does not run the test (pyproject.toml's markers), or None.
+
+    The sanitized pass differs from the plain one only in the build of the
+    core it imports: a test that never loads that build (``plain_pass_only``)
+    would repeat the plain pass's run exactly.  Tests whose programs carry
+    their own sanitizers (``sanitizer_programs``) run in whichever pass runs,
+    and only in the sanitized one when tests/run_suite.py runs both."""
+    if SANITIZED:
         if item.get_closest_marker("measures_memory"):
-            item.add_marker(skip)
-        plain_only = item.get_closest_marker("plain_pass_only")
-        if plain_only:
-            # The sanitized pass differs from the plain one only in the build
-            # of the core it imports: a test that never loads that build
-            # would repeat the plain pass's run exactly.
-            item.add_marker(pytest.mark.skip(reason=f"plain pass only: {plain_only.args[0]}"))
+            return ("measures memory, which ASan's shadow memory and quarantine "
+                    "make meaningless; runs in the plain suite")
+        mark = item.get_closest_marker("plain_pass_only")
+        if mark:
+            return f"plain pass only: {mark.args[0]}"
+    elif SANITIZED_PASS_BESIDE:
+        mark = item.get_closest_marker("sanitizer_programs")
+        if mark:
+            return f"runs in the sanitized pass beside this one: {mark.args[0]}"
+    return None
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,9 @@ run_sanitized gives its pass its own benchmark folder
 (``PYFATHOM_BENCH_BIN``), pytest temporary folder and no pytest cache; the
 test data cache is filled here first, once, so that the two never fetch it
 at the same time (the oracle answers cached later are written atomically).
+The tests marked ``sanitizer_programs`` (fuzz targets, TSan and ASan
+programs of their own: the longest native runs) run in the sanitized pass
+only, which balances the two.
 
 The plain pass prints as it goes; the sanitized pass's output is kept and
 printed whole after it, so the two never interleave.  Exit status: 0 when
@@ -21,6 +24,7 @@ pass's (5, no tests collected, is a failure).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -30,10 +34,13 @@ TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 
 
+sys.path.insert(0, str(TESTS))
+from support.sanitizer import BESIDE_ENV  # noqa: E402
+
+
 def fill_test_cache() -> None:
     """Fetch and verify the 3-4-piece tables and python-chess's sdist (a
     no-op when they are cached)."""
-    sys.path.insert(0, str(TESTS))
     from support import table_cache
 
     table_cache.tables_dir()
@@ -46,7 +53,8 @@ def main(argv: list[str]) -> int:
                                      cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL)
         try:
-            plain = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT).returncode
+            plain = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT,
+                                   env={**os.environ, BESIDE_ENV: "1"}).returncode
             sanitized_status = sanitized.wait()
         except BaseException:
             sanitized.kill()

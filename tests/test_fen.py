@@ -494,7 +494,7 @@ int main(void)
 """
 
 
-@pytest.mark.plain_pass_only("a driver of its own, built with ASan and UBSan")
+@pytest.mark.sanitizer_programs("a driver of its own, built with ASan and UBSan")
 def test_parser_memory_safe_under_sanitizers(tmp_path):
     """Mutated FENs in exact-size heap buffers, under ASan and UBSan: any read
     past the given length or undefined behaviour aborts the driver."""

@@ -30,7 +30,7 @@ import chess
 import numpy as np
 import pytest
 
-from support.sanitizer import native_env
+from support.sanitizer import SANITIZED, native_env
 
 import pyfathom
 from support.positions import ALL_TABLES, table_sample
@@ -74,7 +74,7 @@ def _run_tsan(args: list[str], timeout: float) -> subprocess.CompletedProcess[st
     return proc
 
 
-TSAN_ONLY = pytest.mark.plain_pass_only("a ThreadSanitizer program of its own")
+TSAN_ONLY = pytest.mark.sanitizer_programs("a ThreadSanitizer program of its own")
 
 
 @TSAN_ONLY
@@ -299,8 +299,11 @@ CLOSE_CHILD = textwrap.dedent('''
 @pytest.fixture(scope="module")
 def asan_package(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Path]:
     """(environment, package dir) to run a child on the AddressSanitizer
-    build flavour: the suite's own build when it already is that flavour,
-    else a copy of the package built with PYFATHOM_SANITIZE=1."""
+    build flavour: the suite's own build in the sanitized run (its
+    environment preloads the ASan runtime), else a copy of the package
+    built with PYFATHOM_SANITIZE=1."""
+    if SANITIZED:
+        return dict(os.environ), Path(pyfathom.__file__).parent
     libasan = subprocess.run([_cc(), "-print-file-name=libasan.so"],
                              capture_output=True, text=True).stdout.strip()
     assert os.path.isabs(libasan) and os.path.exists(libasan), (
@@ -325,7 +328,7 @@ def asan_package(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, st
     return env, dest / "pyfathom"
 
 
-@pytest.mark.plain_pass_only("runs its child on an ASan build of its own, made in the plain pass")
+@pytest.mark.sanitizer_programs("its child runs on an ASan build of the core")
 def test_close_while_other_threads_probe(asan_package: tuple[dict[str, str], Path],
                                          syzygy_dir: Path, tmp_path: Path) -> None:
     """Four threads probe a cold instance (per-position probes, batches of

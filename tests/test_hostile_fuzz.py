@@ -24,8 +24,8 @@ import pytest
 from support.fuzz_build import FUZZ, SAN_ENV, TARGETS, build_targets
 from support.sanitizer import native_env
 
-pytestmark = pytest.mark.plain_pass_only("its fuzz targets are programs of its own, "
-                                         "built with ASan and UBSan themselves")
+pytestmark = pytest.mark.sanitizer_programs("fuzz targets built with ASan and UBSan "
+                                            "(and libFuzzer) themselves")
 
 FUZZ_SECONDS = int(os.environ.get("PYFATHOM_FUZZ_SECONDS", "30"))
 

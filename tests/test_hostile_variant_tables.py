@@ -157,7 +157,7 @@ def _variant_materials(block_name: str) -> list[str]:
     return re.findall(r'"([KQRBNPv]+)"', block[:block.index("};")])
 
 
-@pytest.mark.plain_pass_only("replays with the fuzz targets' own ASan+UBSan build")
+@pytest.mark.sanitizer_programs("replays with the fuzz targets' own ASan+UBSan build")
 @pytest.mark.parametrize("variant", ["atomic", "suicide", "giveaway"])
 def test_fuzz_targets_replay_variant(variant: str, tmp_path: Path,
                                      replay_exes: dict[str, Path]) -> None:
