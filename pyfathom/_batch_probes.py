@@ -109,8 +109,8 @@ class BatchProbes:
         of up to 65,536, each sorted by where its rows' values lie in the
         tables (the answers stay in the input's order), so that rows sharing
         a block of a table are decoded by one walk through it.  Working
-        memory: 16 bytes per row of a slice and about 2 KB per thread, so at
-        most about 1 MB per thread however long the input, and nothing that
+        memory: 16 bytes per row of a slice and 48 KB per thread, so at
+        most about 1.1 MB per thread however long the input, and nothing that
         grows with the tables.
 
         ``status``: None, or a writable ``uint8`` array as long as the input,
