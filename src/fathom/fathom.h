@@ -349,7 +349,7 @@ int fathom_move_san(uint64_t white, uint64_t black, uint64_t kings,
  * the same block of a table (and the captures and DTZ searches below them,
  * which land near each other) are decoded by one walk forward through the
  * block instead of a walk from its start per row.  Working memory: 16 bytes
- * per row of a slice plus about 2 KB per thread (at most about 1 MB per
+ * per row of a slice plus 48 KB per thread (at most about 1.1 MB per
  * thread however large the batch, and nothing that grows with the tables);
  * when it cannot be allocated the rows are probed in the caller's order.
  * Threads claim slices (at least four per thread, so an unevenly loaded

@@ -45,12 +45,14 @@ TB_INTERNAL uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i);
 /* Rows one slice holds at most: the row's place fits the key's low 16 bits. */
 #define TB_SLICE_ROWS 65536
 
-/* One batch thread's working memory: the memo and two key arrays of
- * `cap` entries (cap <= TB_SLICE_ROWS; 0 when they could not be had). */
+/* One batch thread's working memory: the memo (48 KB; NULL when it could
+ * not be had: rows are then decoded from their blocks' starts) and two key
+ * arrays of `cap` entries (cap <= TB_SLICE_ROWS; 0 when they could not be
+ * had). */
 typedef struct tb_batch_scratch {
     size_t cap;
     uint64_t *keys, *spare;
-    tb_block_memo memo;
+    tb_block_memo *memo;
 } tb_batch_scratch;
 
 TB_INTERNAL void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows);

@@ -13,7 +13,7 @@
 
 void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows)
 {
-    memset(&s->memo, 0, sizeof s->memo);
+    s->memo = (tb_block_memo *)calloc(1, sizeof *s->memo);
     s->cap = rows < TB_SLICE_ROWS ? rows : TB_SLICE_ROWS;
     s->keys = s->cap ? (uint64_t *)malloc(2 * s->cap * sizeof *s->keys) : NULL;
     if (!s->keys)
@@ -24,7 +24,9 @@ void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows)
 void tb_batch_scratch_free(tb_batch_scratch *s)
 {
     free(s->keys);
+    free(s->memo);
     s->keys = s->spare = NULL;
+    s->memo = NULL;
     s->cap = 0;
 }
 
@@ -66,12 +68,12 @@ void tb_batch_run_slice(const tb_batch_rows *rows, size_t begin, size_t end,
     size_t n = end - begin;
     if (n > s->cap) {
         for (size_t i = begin; i < end; i++)
-            tb_batch_probe_row(rows, i, &s->memo);
+            tb_batch_probe_row(rows, i, s->memo);
         return;
     }
     for (size_t k = 0; k < n; k++)
         s->keys[k] = tb_batch_order_key(rows, begin + k) | (uint64_t)k;
     sort_keys(s, n);
     for (size_t k = 0; k < n; k++)
-        tb_batch_probe_row(rows, begin + (size_t)(s->keys[k] & 0xffff), &s->memo);
+        tb_batch_probe_row(rows, begin + (size_t)(s->keys[k] & 0xffff), s->memo);
 }

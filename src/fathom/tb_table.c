@@ -1176,15 +1176,15 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
 }
 
 /*
- * The same through a batch's memo: when the memo's cursor for this stream
- * stands in this block at or before the value, the walk goes on from there
+ * The same through a batch's memo: when the memo's cursor for this block
+ * stands at or before the value, the walk goes on from there
  * instead of from the block's start (rows sorted by index reach a block's
  * values in order, so each block is walked once).
  */
 static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t block,
                              int64_t lit, tb_block_memo *memo, uint32_t *value)
 {
-    tb_memo_slot *slot = &memo->slot[tb_memo_slot_of(p)];
+    tb_memo_slot *slot = &memo->slot[tb_memo_slot_of(p, block)];
     code_cursor cur;
     int status = FATHOM_OK;
     if (slot->pairs == p && slot->block == block && slot->first <= lit) {
