@@ -33,7 +33,7 @@ from pyfathom._errors import (
     TooManyPiecesError,
 )
 from pyfathom._core import ffi, lib
-from pyfathom._types import Status
+from pyfathom._types import ClockResult, Status
 
 Handle = Any
 """A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
@@ -60,6 +60,32 @@ def _check_status_codes() -> None:
 
 
 _check_status_codes()
+
+
+def _check_clock_results() -> None:
+    """:class:`~pyfathom._types.ClockResult` names ``enum
+    fathom_clock_result`` of ``fathom.h`` (its one definition): refuse a
+    build whose values disagree."""
+    for member in ClockResult:
+        value = getattr(lib, f"FATHOM_CLOCK_{member.name}", None)
+        if value != member.value:  # pragma: no cover
+            raise ImportError(f"pyfathom: ClockResult.{member.name} is {member.value} but "
+                              f"the C core's FATHOM_CLOCK_{member.name} is {value}")
+
+
+_check_clock_results()
+
+# Indexed by a C clock result + 3: the member without an enum lookup per call.
+_CLOCK_RESULTS = tuple(sorted(ClockResult))
+_fathom_clock_result = lib.fathom_clock_result
+
+
+def clock_result(dtz: int, precise: bool, halfmove_clock: int) -> ClockResult:
+    """``fathom_clock_result``: the result under the 50-move rule of a
+    position with DTZ ``dtz`` (python-chess's sign), ``precise`` its flag,
+    and halfmove clock ``halfmove_clock`` (examples: :class:`ClockResult`)."""
+    # Any clock past 100 plies means the same; C takes an unsigned int.
+    return _CLOCK_RESULTS[_fathom_clock_result(dtz, precise, min(halfmove_clock, 0xFFFF)) + 3]
 
 # The C instance's variant (fathom_open_variant).
 VARIANT_STANDARD: int = lib.FATHOM_VARIANT_STANDARD
@@ -321,6 +347,16 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
                       sum(m.unsettled for m in listed))
 
 
+def _board(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,
+           knights: int, pawns: int, ep: int, turn: bool, halfmove: int) -> Any:
+    """A ``fathom_board`` without castling rights, for the helpers of
+    ``fathom_helpers.h`` (any clock past 100 plies means the same)."""
+    return ffi.new("fathom_board *", {
+        "white": white, "black": black, "kings": kings, "queens": queens, "rooks": rooks,
+        "bishops": bishops, "knights": knights, "pawns": pawns, "ep": ep, "turn": turn,
+        "halfmove": min(halfmove, 0xFFFF), "fullmove": 1})
+
+
 class BestMove(NamedTuple):
     """What ``fathom_best_move`` returned."""
 
@@ -344,22 +380,20 @@ def best_move(handle: Handle, white: int, black: int, kings: int, queens: int,
     every move and DTZ probes only where a quiet move can still be best
     (``dtz_hint``: the position's DTZ if known, else 0; the answer does not
     depend on it)."""
-    best = ffi.new("fathom_root_move *")
-    ints = ffi.new("int[1]")
-    counts = ffi.new("unsigned[2]")
-    edge = ffi.new("int *")
+    found = ffi.new("fathom_best *")
     d = ffi.new("fathom_detail *")
-    status = lib.fathom_best_move(handle, white, black, kings, queens, rooks, bishops,
-                                  knights, pawns, ep, turn, rule50, dtz_hint, best, ints, counts,
-                                  counts + 1, edge, d)
+    status = lib.fathom_best_move(handle, _board(white, black, kings, queens, rooks, bishops,
+                                                 knights, pawns, ep, turn, rule50),
+                                  dtz_hint, found, d)
     if status != Status.OK:
         return BestMove(status, None, 0, False, 0, 0, _detail(d))
-    if not counts[0]:
+    if not found.count:
         return BestMove(status, None, 0, True, 0, 0, Detail())
-    if edge[0]:
-        return BestMove(status, None, 0, False, 0, counts[1], Detail(), on_edge=True)
+    if found.on_edge:
+        return BestMove(status, None, 0, False, 0, found.dtz_probes, Detail(), on_edge=True)
+    best = found.move
     return BestMove(status, (getattr(best, "from"), best.to, best.promotion), best.dtz,
-                    bool(best.dtz_precise), ints[0], counts[1], Detail())
+                    bool(best.dtz_precise), found.result, found.dtz_probes, Detail())
 
 
 SAN_MAX: int = lib.FATHOM_SAN_MAX
@@ -372,8 +406,8 @@ def move_san(white: int, black: int, kings: int, queens: int, rooks: int, bishop
     None where the C core does not write it (a move that is not legal there,
     an invalid position or too many pieces)."""
     out = ffi.new("char[]", SAN_MAX)
-    n = lib.fathom_move_san(white, black, kings, queens, rooks, bishops, knights, pawns, ep,
-                            turn, from_square, to_square, promotion, out, SAN_MAX)
+    board = _board(white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn, 0)
+    n = lib.fathom_move_san(board, from_square, to_square, promotion, out, SAN_MAX)
     return ffi.string(out, n).decode("ascii") if n > 0 else None
 
 

@@ -102,6 +102,57 @@ class WDL(enum.IntEnum):
         return int.__format__(self, format_spec)
 
 
+class ClockResult(enum.IntEnum):
+    """The result of a position under the 50-move rule, from its DTZ, the
+    DTZ's precise flag and the halfmove clock (the shape of
+    shakmaty-syzygy's ``AmbiguousWdl``), ordered: higher is better for the
+    side to move.
+
+    The C core's ``fathom_clock_result`` is the one definition of the rule
+    (``enum fathom_clock_result`` in ``fathom.h``; :mod:`pyfathom._lowlevel`
+    refuses to import if a member here disagrees with it, and its
+    ``clock_result`` asks the core).  Root ranking, the Fathom facade,
+    ``pyfathom annotate`` and the lichess-compatible server all use it.
+
+    >>> from pyfathom._lowlevel import clock_result
+    >>> clock_result(30, True, 70), clock_result(30, False, 70), clock_result(-31, True, 70)
+    (ClockResult.WIN, ClockResult.MAYBE_WIN, ClockResult.BLESSED_LOSS)
+    >>> clock_result(30, False, 70).face_wdl, clock_result(0, True, 120)
+    (WDL.WIN, ClockResult.DRAW)
+    """
+
+    LOSS = -3
+    """The zeroing move comes by ply 100 of the clock: lost."""
+    MAYBE_LOSS = -2
+    """It comes at ply 100 by a rounded DTZ (see :attr:`Probe.dtz_precise`),
+    which may be one ply short: lost or a 50-move draw."""
+    BLESSED_LOSS = -1
+    """It comes after ply 100: the 50-move rule saves the side to move."""
+    DRAW = 0
+    """A DTZ of 0."""
+    CURSED_WIN = 1
+    """Won, but the zeroing move comes after ply 100: a 50-move draw."""
+    MAYBE_WIN = 2
+    """Won, the zeroing move at ply 100 by a rounded DTZ: won or a 50-move
+    draw."""
+    WIN = 3
+    """Won within the 50-move rule."""
+
+    @property
+    def maybe(self) -> bool:
+        """True where the rounding of the DTZ decides the result."""
+        return self in (ClockResult.MAYBE_WIN, ClockResult.MAYBE_LOSS)
+
+    @property
+    def face_wdl(self) -> WDL:
+        """The :class:`WDL` taking a rounded DTZ at its face value (a
+        maybe-win is a win), as :attr:`RootMove.wdl` holds it."""
+        return WDL(2 if self >= 2 else -2 if self <= -2 else int(self))
+
+    def __repr__(self) -> str:
+        return f"ClockResult.{self.name}"
+
+
 class Probe(NamedTuple):
     """WDL and DTZ of one position, from :meth:`pyfathom.Tablebase.probe`.
 
