@@ -70,7 +70,7 @@ def make_pgn(path: Path, n: int, kind: str, seed: int = 16) -> Path:
 
 def write_prefix(path: Path, prefix: Path, games: int) -> None:
     """The first ``games`` games of ``path``, as python-chess splits them."""
-    from pyfathom.annotate import _LineRecorder
+    from pyfathom.annotate.reading import _LineRecorder
 
     with path.open(encoding="utf-8", newline="") as src, \
             prefix.open("w", encoding="utf-8", newline="") as dst:

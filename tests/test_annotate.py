@@ -418,12 +418,22 @@ def test_module_examples(syzygy_dir: Path) -> None:
     import doctest
 
     import pyfathom
+    import importlib
+    import pkgutil
+
     import pyfathom.annotate
 
-    result = doctest.testmod(pyfathom.annotate, extraglobs={"TABLES": str(syzygy_dir),
-                                                            "pyfathom": pyfathom},
-                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0 and result.attempted > 3
+    # doctest looks only at what a module defines: every module of the package.
+    names = ["pyfathom.annotate"] + [f"pyfathom.annotate.{m.name}"
+                                     for m in pkgutil.iter_modules(pyfathom.annotate.__path__)]
+    failed = attempted = 0
+    for name in names:
+        result = doctest.testmod(importlib.import_module(name),
+                                 extraglobs={"TABLES": str(syzygy_dir), "pyfathom": pyfathom},
+                                 optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        failed += result.failed
+        attempted += result.attempted
+    assert len(names) > 5 and failed == 0 and attempted > 3
 
 
 def test_readme_example(tablebase: Any) -> None:
@@ -460,10 +470,11 @@ def test_rewrite_when_the_moves_cannot_be_located(tablebase: Any,
     """Should the text scan ever disagree with python-chess's reader (a game
     python-chess reads, not the C replay, whose moves come from the scan),
     the game is rewritten by python-chess's exporter, notes included."""
-    import pyfathom.annotate
+    import pyfathom.annotate.reading
+    import pyfathom.annotate.stream
 
-    monkeypatch.setattr(pyfathom.annotate, "_replay", lambda *args: None)
-    monkeypatch.setattr(pyfathom.annotate, "_mainline_spans", lambda lines: (-1, []))
+    monkeypatch.setattr(pyfathom.annotate.stream, "_replay", lambda *args: None)
+    monkeypatch.setattr(pyfathom.annotate.reading, "_mainline_spans", lambda lines: (-1, []))
     text, rows, _ = _annotate(tablebase, _game("7k/R7/6K1/8/8/8/8/8 w - - 0 1", ["Rg7"],
                                                Event="Fallback"))
     game = chess.pgn.read_game(io.StringIO(text))

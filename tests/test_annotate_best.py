@@ -36,7 +36,7 @@ def best_by_root_probe(tb: Any, board: chess.Board) -> Optional[tuple[chess.Move
     under the clock, the first move of the highest rank; its exactness from a
     DTZ probe of the position it leads to; KeyError where the root probe
     fails."""
-    from pyfathom.annotate import _best_move_by_root
+    from pyfathom.annotate.bestmove import _best_move_by_root
 
     tb.probe_root(board)  # KeyError where a table some move needs is missing
     return _best_move_by_root(tb, board)
@@ -58,7 +58,7 @@ def _compare(tb: Any, boards: list[chess.Board]) -> tuple[list[str], int]:
     a move the old code skipped: its answer is at least as good, and among
     moves of the same rank it may name another one.  The position's DTZ
     given as a hint (right, or one ply off either way) changes nothing."""
-    from pyfathom.annotate import _best_move, _best_move_by_children
+    from pyfathom.annotate.bestmove import _best_move, _best_move_by_children
 
     problems = []
     partial = 0
@@ -113,7 +113,7 @@ def test_best_move_falls_back_where_a_table_is_missing(syzygy_dir: Path, tmp_pat
     those that cannot be probed skipped (_best_move_by_children)."""
     import pyfathom
     from pyfathom import _lowlevel
-    from pyfathom.annotate import _best_move, _best_move_by_children
+    from pyfathom.annotate.bestmove import _best_move, _best_move_by_children
 
     for path in syzygy_dir.glob("*.rtb[wz]"):
         if path.name != "KQvK.rtbw":
@@ -138,7 +138,7 @@ def test_move_san_as_python_chess() -> None:
     import positions
     import random
 
-    from pyfathom.annotate import _san
+    from pyfathom.annotate.notation import _san
 
     rng = random.Random(16)
     boards = []
@@ -162,7 +162,7 @@ def test_move_san_as_python_chess() -> None:
     # The report's FEN, written from the pieces present, is python-chess's
     # (clocks, move numbers, an en passant square with or without a capture,
     # castling rights where a game still has them).
-    from pyfathom.annotate import _fen
+    from pyfathom.annotate.notation import _fen
 
     for i, board in enumerate(boards):
         board.halfmove_clock, board.fullmove_number = i % 101, 1 + i % 170
@@ -193,7 +193,7 @@ def test_best_move_on_the_50_move_edge(tablebase: Any) -> None:
     answer is the root probe's, and the C call's where it does not step
     aside."""
     from pyfathom import _lowlevel
-    from pyfathom.annotate import _best_move
+    from pyfathom.annotate.bestmove import _best_move
 
     boards = _mistake_boards(tablebase, pgn_games.generated_pgn(100 if SANITIZED else 300,
                                                                 seed=5016, decorate=False))

@@ -105,7 +105,7 @@ def _hostile_pgn(rng: random.Random, games: int) -> str:
 
 def _reader_games(text: str, visitor: Any) -> list[tuple[list[str], Any]]:
     """(lines, visitor result) per game, read by python-chess's reader."""
-    from pyfathom.annotate import _LineRecorder
+    from pyfathom.annotate.reading import _LineRecorder
 
     class Recorder(_LineRecorder):
         at_end = False
@@ -132,7 +132,8 @@ def test_scan_finds_the_tokens_python_chess_parses() -> None:
     same lines as the reader parsing it, and the scan of those lines finds
     the tokens it parses (where no line ends with a lone CR, which annotate
     leaves to python-chess)."""
-    from pyfathom.annotate import _HeaderReader, _mainline_spans, _movetext_start
+    from pyfathom.annotate.movetext import _mainline_spans, _movetext_start
+    from pyfathom.annotate.reading import _HeaderReader
 
     rng = random.Random(16)
     compared = tokens_seen = 0
@@ -158,7 +159,7 @@ def test_scan_finds_the_tokens_python_chess_parses() -> None:
 
 
 def _start_record(board: chess.Board) -> Any:
-    from pyfathom.annotate import _board_start
+    from pyfathom.annotate.replay import _board_start
 
     return _board_start(board)
 
@@ -571,7 +572,7 @@ def test_annotate_output_is_the_same_as_with_python_chess_reading(
     python-chess's reader reads the games (and the replay read most); also
     with half the tables missing (failed probes, their warnings)."""
     import pyfathom
-    import pyfathom.annotate as annotate
+    import pyfathom.annotate.stream as stream
 
     rng = random.Random(5)
     texts = []
@@ -587,7 +588,7 @@ def test_annotate_output_is_the_same_as_with_python_chess_reading(
     text = "".join(texts)
 
     fallbacks: list[int] = []
-    real = annotate._read_with_python_chess
+    real = stream._read_with_python_chess
 
     def counted(*args: Any) -> Any:
         fallbacks.append(1)
@@ -596,10 +597,10 @@ def test_annotate_output_is_the_same_as_with_python_chess_reading(
     for name in sorted(p.name for p in syzygy_dir.glob("*.rtb[wz]"))[::4]:
         (tmp_path / name).symlink_to(syzygy_dir / name)
     with pyfathom.open_tablebase(tmp_path) as partial:
-        monkeypatch.setattr(annotate, "_read_with_python_chess", counted)
+        monkeypatch.setattr(stream, "_read_with_python_chess", counted)
         fast = _annotate_all(tablebase, text)
         fast_partial = _annotate_all(partial, text)
-        monkeypatch.setattr(annotate, "_REPLAYS_CHESS", False)
+        monkeypatch.setattr(stream, "_REPLAYS_CHESS", False)
         slow = _annotate_all(tablebase, text)
         slow_partial = _annotate_all(partial, text)
     for one, other in ((fast, slow), (fast_partial, slow_partial)):

@@ -20,13 +20,16 @@ MODULES = [
     "pyfathom._types",
     "pyfathom._errors",
     "pyfathom._tablebase",
+    "pyfathom._board_probes",
+    "pyfathom._batch_probes",
     "pyfathom.fathom",
     "pyfathom.tables",
     "pyfathom.columnar",
 ]
 
 # Modules whose docstrings must hold examples (so a finder bug cannot pass).
-WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom.fathom",
+WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom._board_probes",
+                 "pyfathom._batch_probes", "pyfathom.fathom",
                  "pyfathom.tables", "pyfathom.columnar"}
 
 

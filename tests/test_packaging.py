@@ -99,7 +99,7 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir, wheel_file):
     for required in ("build_ffi.py", "setup.py", "pyproject.toml", "README.md",
                      "src/fathom/fathom.h", "src/fathom/fen.c", "src/fathom/fen.h",
                      "pyfathom/__init__.py", "pyfathom/cli/__init__.py", "pyfathom/cli/probe.py",
-                     "pyfathom/py.typed",
+                     "pyfathom/annotate/__init__.py", "pyfathom/py.typed",
                      "pyfathom/_c/board_calls.c"):
         assert required in names, f"{required} missing from the sdist"
     assert not [n for n in names if n.endswith((".so", ".rtbw", ".rtbz", ".pyc"))]
@@ -113,6 +113,7 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir, wheel_file):
             names = zf.namelist()
         assert any(n.startswith("pyfathom/_core") and n.endswith((".so", ".pyd")) for n in names)
         assert "pyfathom/cli/__init__.py" in names and "pyfathom/py.typed" in names
+        assert "pyfathom/annotate/stream.py" in names
         assert any(n.endswith("entry_points.txt") for n in names)
         bindir = fresh_venv(tmp_path / "venv-wheel", work)
         sh([bindir / "python", "-m", "pip", "install", "-q", wheel], cwd=work, env=env)

@@ -94,6 +94,7 @@ def test_where_things_live_names_every_module():
     modules = [p for p in (ROOT / "pyfathom").glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
     modules += [p for p in (ROOT / "pyfathom" / "cli").glob("*.py") if p.name != "__init__.py"]
     modules += [p for p in (ROOT / "pyfathom" / "server").glob("*.py") if p.name != "__init__.py"]
+    modules += [p for p in (ROOT / "pyfathom" / "annotate").glob("*.py") if p.name != "__init__.py"]
     for path in modules:
         assert path.name in table, f"{path.relative_to(ROOT)} is not in the README's map"
     for c_file in (ROOT / "src" / "fathom").glob("*.c"):

@@ -1,0 +1,261 @@
+"""The per-board probes of :class:`pyfathom.Tablebase` (``probe_wdl``,
+``probe_dtz``, ``probe``, ``get_wdl``, ``get_dtz``, ``probe_root``) and the
+exceptions they raise: the hot path, one foreign call per board."""
+
+from __future__ import annotations
+
+from typing import NoReturn, TypeVar, Union
+
+import chess
+
+from pyfathom import _lowlevel as _ll
+from pyfathom._errors import UnsupportedPositionError
+from pyfathom._types import WDL, Probe, RootMove, RootProbe, Status
+
+_T = TypeVar("_T")
+
+_FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
+_board_wdl = _ll.board_wdl
+_board_dtz = _ll.board_dtz
+_WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
+"""WDL members indexed by value + 2 (no enum lookup on the hot path)."""
+_LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
+_new_tuple = tuple.__new__
+
+
+def _invalid_reasons(board: chess.Board) -> str:
+    status = board.status()
+    names = [flag.name.lower().replace("_", " ") for flag in chess.Status
+             if flag and flag.name and status & flag]
+    return ", ".join(names) or "rejected by the prober"
+
+
+class BoardProbes:
+    """The per-board probes of :class:`~pyfathom.Tablebase`, one of its base
+    classes: it holds no state of its own (the class is documented there)."""
+
+    __slots__ = ()
+
+    # Tablebase's slots (see there), declared for the type checker.
+    _h: _ll.Handle
+    _pinned: _ll.Pinned
+    variant: type[chess.Board]
+
+    # ---- errors (never on the hot path) -------------------------------------
+
+    def _check_supported(self, board: chess.Board) -> None:
+        """Raise for a board of another variant than the tablebase's or a
+        board with castling rights; return for a subclass of the
+        tablebase's board class that plays its game.  (The hot path tests
+        ``type(board)``, which is cheaper than reading
+        ``board.uci_variant``, a class attribute.)"""
+        game = self.variant.uci_variant
+        if board.uci_variant != game:
+            # As chess.syzygy: a KeyError, the tables answer another game.
+            name = "standard chess" if game == "chess" else game
+            raise UnsupportedPositionError(
+                f"syzygy tables for {name}, probed with {board.uci_variant}: "
+                f"{board.fen()}")
+        if board.castling_rights:
+            _ll.raise_error(Status.CASTLING, board.fen())
+
+    def _fail(self, full_probe: _ll.ProbeFn, board: chess.Board, status: int) -> NoReturn:
+        """Raise the exception for a probe of ``board`` that failed with
+        ``status``; ``full_probe`` (:data:`~pyfathom._lowlevel.probe_wdl_raw`
+        or ``probe_dtz_raw``) repeats it for the table or file involved."""
+        fen = board.fen()
+        message = None
+        detail = None
+        if status == Status.TOO_MANY_PIECES:
+            message = (f"syzygy tables support up to {_ll.MAX_PIECES} pieces, "
+                       f"not {chess.popcount(board.occupied)}: {fen}")
+        elif status == Status.INVALID_POSITION:
+            message = f"invalid position ({_invalid_reasons(board)}): {fen}"
+        else:
+            occ = board.occupied_co
+            _, detail = _ll.probe_detail(full_probe, self._h, occ[1], occ[0],
+                                         board.kings, board.queens, board.rooks,
+                                         board.bishops, board.knights, board.pawns,
+                                         board.ep_square or 0, board.turn)
+        _ll.raise_error(status, fen, detail, message)
+
+    # ---- per-position probes (the hot path: one foreign call each) --------
+
+    def probe_wdl(self, board: chess.Board) -> WDL:
+        """Win/draw/loss of ``board`` for the side to move.
+
+        As :meth:`chess.syzygy.Tablebase.probe_wdl`: the outcome under the
+        50-move rule, assuming the halfmove clock was just reset (a capture
+        or pawn move was played).  :attr:`WDL.CURSED_WIN` and
+        :attr:`WDL.BLESSED_LOSS` are wins and losses that the 50-move rule
+        turns into draws.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
+        WDL.LOSS
+
+        Positions with more pieces than the loaded tables (up to 7) are
+        probed as python-chess probes them: captures are resolved first, so
+        where a capture into the loaded tables decides the result, that is
+        the answer (here the rook takes a piece, into KRvKB or KRvKN, with
+        only the 3-4-piece tables loaded); where none does,
+        :class:`~pyfathom.MissingTableError` names the missing table.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_wdl(chess.Board("5BrN/8/8/8/8/2k5/8/2K5 b - - 0 1"))
+        WDL.WIN
+
+        :raises: :class:`~pyfathom.MissingTableError`,
+            :class:`~pyfathom.CastlingRightsError` or
+            :class:`~pyfathom.TooManyPiecesError` (all :exc:`KeyError`;
+            :meth:`get_wdl` returns a default instead; so is
+            :class:`~pyfathom.UnsupportedPositionError` for a board of
+            another variant, such as :class:`chess.variant.AtomicBoard`),
+            :class:`~pyfathom.InvalidPositionError` (:exc:`ValueError`) for
+            an invalid board, :class:`~pyfathom.CorruptTableError`
+            (:exc:`OSError`) for a damaged file.
+        """
+        if board.castling_rights or type(board) is not self.variant:
+            self._check_supported(board)
+        occ = board.occupied_co
+        r = _board_wdl(self._pinned, occ[1], occ[0], board.queens, board.rooks,
+                       board.bishops, board.knights, board.pawns,
+                       board.ep_square, board.turn)
+        if r < _FAILED_BELOW:
+            self._fail(_ll.probe_wdl_raw, board, r - _ll.LEAN_FAILED)
+        return _WDLS[r]
+
+    def probe_dtz(self, board: chess.Board) -> int:
+        """Distance to zeroing (DTZ50'') of ``board`` in plies.
+
+        As :meth:`chess.syzygy.Tablebase.probe_dtz`, value for value:
+
+        ======  =================  ===========================================
+        WDL     DTZ                meaning
+        ======  =================  ===========================================
+        WIN     1 <= n <= 100      a zeroing move is forced in n plies
+        CURSED  n > 100            won, but a draw under the 50-move rule
+        DRAW    0                  drawn
+        BLESSED n < -100           lost, but a draw under the 50-move rule
+        LOSS    -100 <= n <= -1    the opponent zeroes in -n plies
+        ======  =================  ===========================================
+
+        The value may be one ply short where the table stores moves
+        instead of plies: see :attr:`Probe.dtz_precise` for this caveat,
+        and :meth:`probe`, which also says whether this value is exact.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_dtz(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
+        -53
+
+        Both WDL and DTZ tables are needed.
+
+        :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
+            instead of the :exc:`KeyError` s.
+        """
+        if board.castling_rights or type(board) is not self.variant:
+            self._check_supported(board)
+        occ = board.occupied_co
+        r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
+                       board.bishops, board.knights, board.pawns,
+                       board.ep_square, board.turn)
+        if r < _FAILED_BELOW:
+            self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
+        return r >> 1
+
+    def probe(self, board: chess.Board) -> Probe:
+        """WDL, DTZ and whether the DTZ is exact, in one probe.
+
+        Costs what :meth:`probe_dtz` costs; the WDL follows from the DTZ
+        (see the table in :meth:`probe_dtz`).  See :attr:`Probe.dtz_precise`
+        for the rounding caveat.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"))
+        Probe(wdl=WDL.LOSS, dtz=-53, dtz_precise=False)
+
+        :raises: as :meth:`probe_dtz`.
+        """
+        if board.castling_rights or type(board) is not self.variant:
+            self._check_supported(board)
+        occ = board.occupied_co
+        r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
+                       board.bishops, board.knights, board.pawns,
+                       board.ep_square, board.turn)
+        if r < _FAILED_BELOW:
+            self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
+        dtz = r >> 1
+        # The WDL follows from the DTZ (python-chess's table, see probe_dtz).
+        if dtz > 0:
+            wdl = _WIN if dtz <= 100 else _CURSED_WIN
+        elif dtz < 0:
+            wdl = _LOSS if dtz >= -100 else _BLESSED_LOSS
+        else:
+            wdl = _DRAW
+        return _new_tuple(Probe, (wdl, dtz, r & 1 == 1))
+
+    def get_wdl(self, board: chess.Board, default: _T = None) -> Union[WDL, _T]:  # type: ignore[assignment]
+        """:meth:`probe_wdl`, but ``default`` where the tables cannot answer
+        (a missing table, castling rights, too many pieces).
+
+        Invalid boards, damaged files and a closed tablebase still raise.
+        """
+        try:
+            return self.probe_wdl(board)
+        except KeyError:
+            return default
+
+    def get_dtz(self, board: chess.Board, default: _T = None) -> Union[int, _T]:  # type: ignore[assignment]
+        """:meth:`probe_dtz`, but ``default`` where the tables cannot answer
+        (a missing table, castling rights, too many pieces).
+
+        Invalid boards, damaged files and a closed tablebase still raise.
+        """
+        try:
+            return self.probe_dtz(board)
+        except KeyError:
+            return default
+
+    # ---- root probe ---------------------------------------------------------
+
+    def probe_root(self, board: chess.Board) -> RootProbe:
+        """Every legal move of ``board``, probed and ranked best first.
+
+        Move choice follows Fathom's ``tb_probe_root``: keep the win within
+        the 50-move rule counted from ``board.halfmove_clock``, shortest DTZ
+        when winning, longest when losing.  Playing ``best_move`` for both
+        sides from a won position mates without a 50-move draw.  The WDL of
+        the root and of each move is under the 50-move rule from the board's
+        clock.  See :class:`RootProbe` and :class:`RootMove`.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     root = tb.probe_root(chess.Board("4k3/8/4K3/8/8/8/8/7R w - - 0 1"))
+        >>> root.best_move, root.wdl, root.dtz
+        (Move.from_uci('h1h8'), WDL.WIN, 1)
+        >>> root.moves[0]
+        RootMove(move=Move.from_uci('h1h8'), wdl=WDL.WIN, dtz=1, rank=...)
+
+        A checkmated side has no move, WDL LOSS and DTZ -1:
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe_root(chess.Board("4k2R/8/4K3/8/8/8/8/8 b - - 1 1"))
+        RootProbe(best_move=None, wdl=WDL.LOSS, dtz=-1, moves=[])
+
+        :raises: as :meth:`probe_dtz`.
+        """
+        if board.castling_rights or type(board) is not self.variant:
+            self._check_supported(board)
+        occ = board.occupied_co
+        res = _ll.probe_root(self._h, occ[1], occ[0], board.kings, board.queens,
+                             board.rooks, board.bishops, board.knights,
+                             board.pawns, board.ep_square or 0, board.turn,
+                             board.halfmove_clock)
+        if res.status != Status.OK:
+            if res.status in (Status.TOO_MANY_PIECES, Status.INVALID_POSITION):
+                self._fail(_ll.probe_dtz_raw, board, res.status)
+            _ll.raise_error(res.status, board.fen(), res.detail)
+        Move = chess.Move
+        moves = [_new_tuple(RootMove, (Move(f, t, p or None), _WDLS[w + 2], d, rank))
+                 for f, t, p, w, d, rank in res.moves]
+        best = moves[0].move if moves else None
+        return RootProbe(best, _WDLS[res.wdl + 2], res.dtz, moves)
