@@ -19,6 +19,7 @@ learn which table or file the error is about.
 
 from __future__ import annotations
 
+import enum
 import os
 from typing import (TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn, Optional, Sequence,
                     Union)
@@ -43,37 +44,25 @@ ProbeFn = Callable[..., int]
 NULL: Any = ffi.NULL
 
 
-def _check_status_codes() -> None:
-    """The status codes are defined once, as ``enum fathom_status`` in
-    ``fathom.h``; :class:`~pyfathom.Status` names them for Python (adding
-    ``VARIANT`` right after the core's last code).  Refuse to import a build
-    whose codes disagree with it, so that no code can mean two things."""
-    for member in Status:
-        if member is Status.VARIANT:
-            c_name, value = "FATHOM_STATUS_COUNT", lib.FATHOM_STATUS_COUNT
-        else:
-            c_name = "FATHOM_OK" if member is Status.OK else f"FATHOM_ERR_{member.name}"
-            value = getattr(lib, c_name, None)
+def _check_codes() -> None:
+    """Status codes and clock results are defined once, as ``enum
+    fathom_status`` and ``enum fathom_clock_result`` in ``fathom.h``;
+    :class:`~pyfathom.Status` (adding ``VARIANT`` right after the core's
+    last code) and :class:`~pyfathom._types.ClockResult` name them for
+    Python.  Refuse to import a build whose values disagree, so that no code
+    can mean two things."""
+    names: list[tuple[enum.IntEnum, str]] = [
+        (m, "FATHOM_STATUS_COUNT" if m is Status.VARIANT else
+         "FATHOM_OK" if m is Status.OK else f"FATHOM_ERR_{m.name}") for m in Status]
+    names += [(m, f"FATHOM_CLOCK_{m.name}") for m in ClockResult]
+    for member, c_name in names:
+        value = getattr(lib, c_name, None)
         if value != member.value:  # pragma: no cover
-            raise ImportError(f"pyfathom: Status.{member.name} is {member.value} but the "
-                              f"C core's {c_name} is {value}")
+            raise ImportError(f"pyfathom: {member!r} is {member.value} but the C core's "
+                              f"{c_name} is {value}")
 
 
-_check_status_codes()
-
-
-def _check_clock_results() -> None:
-    """:class:`~pyfathom._types.ClockResult` names ``enum
-    fathom_clock_result`` of ``fathom.h`` (its one definition): refuse a
-    build whose values disagree."""
-    for member in ClockResult:
-        value = getattr(lib, f"FATHOM_CLOCK_{member.name}", None)
-        if value != member.value:  # pragma: no cover
-            raise ImportError(f"pyfathom: ClockResult.{member.name} is {member.value} but "
-                              f"the C core's FATHOM_CLOCK_{member.name} is {value}")
-
-
-_check_clock_results()
+_check_codes()
 
 # Indexed by a C clock result + 3: the member without an enum lookup per call.
 _CLOCK_RESULTS = tuple(sorted(ClockResult))
@@ -86,6 +75,7 @@ def clock_result(dtz: int, precise: bool, halfmove_clock: int) -> ClockResult:
     and halfmove clock ``halfmove_clock`` (examples: :class:`ClockResult`)."""
     # Any clock past 100 plies means the same; C takes an unsigned int.
     return _CLOCK_RESULTS[_fathom_clock_result(dtz, precise, min(halfmove_clock, 0xFFFF)) + 3]
+
 
 # The C instance's variant (fathom_open_variant).
 VARIANT_STANDARD: int = lib.FATHOM_VARIANT_STANDARD
