@@ -209,7 +209,8 @@ fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
  * precise flag and the halfmove clock the position already has.  Ordered:
  * higher is better for the side to move.
  *
- *   WIN          the zeroing move comes by ply 100 of the clock
+ *   WIN          the zeroing move comes by ply 100 of the clock, also if
+ *                a rounded DTZ is one ply short
  *   MAYBE_WIN    it comes at ply 100 by a rounded DTZ, which may be one ply
  *                short: a win or a 50-move draw, the table cannot say
  *   CURSED_WIN   it comes after ply 100: a draw under the rule
