@@ -46,9 +46,12 @@ NULL: Any = ffi.NULL
 def _check_status_codes() -> None:
     """The status codes are defined once, as ``enum fathom_status`` in
     ``fathom.h``; :class:`~pyfathom.Status` names them for Python (adding
-    ``VARIANT`` right after the core's last code).  Refuse to import a build
-    whose codes disagree with it, so that no code can mean two things."""
+    ``VARIANT`` right after the core's last code, then the codes only a
+    line of a file has).  Refuse to import a build whose codes disagree with
+    it, so that no code can mean two things."""
     for member in Status:
+        if member > Status.VARIANT:
+            continue  # after the core's codes: nothing in C to agree with
         if member is Status.VARIANT:
             c_name, value = "FATHOM_STATUS_COUNT", lib.FATHOM_STATUS_COUNT
         else:

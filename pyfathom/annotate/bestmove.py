@@ -32,9 +32,9 @@ def _best_move(tb: Tablebase, board: chess.Board, dtz_hint: int = 0
     skips those that cannot be probed.
     """
     occ = board.occupied_co
-    found = _ll.best_move(tb._h, occ[1], occ[0], board.kings, board.queens, board.rooks,
-                          board.bishops, board.knights, board.pawns, board.ep_square or 0,
-                          board.turn, board.halfmove_clock, dtz_hint)
+    found = _ll.best_move(tb._core_access().handle, occ[1], occ[0], board.kings, board.queens,
+                          board.rooks, board.bishops, board.knights, board.pawns,
+                          board.ep_square or 0, board.turn, board.halfmove_clock, dtz_hint)
     if found.status != Status.OK:
         return _best_move_by_children(tb, board)
     if found.on_edge:
@@ -86,7 +86,7 @@ def _best_move_by_root(tb: Tablebase, board: chess.Board
         board.push(move)
         try:
             occ = board.occupied_co
-            r = _board_dtz(tb._pinned, occ[1], occ[0], board.queens, board.rooks,
+            r = _board_dtz(tb._core_access().pinned, occ[1], occ[0], board.queens, board.rooks,
                            board.bishops, board.knights, board.pawns, board.ep_square,
                            board.turn)
         finally:
@@ -103,7 +103,7 @@ def _best_move_by_children(tb: Tablebase, board: chess.Board
                            ) -> Optional[tuple[chess.Move, int, bool, int]]:
     """:func:`_best_move` probing each move's position, skipping those that
     cannot be probed."""
-    pinned = tb._pinned
+    pinned = tb._core_access().pinned
     best: Optional[tuple[tuple[int, int, int], chess.Move, int, bool, int]] = None
     for move in board.legal_moves:
         zeroing = board.is_zeroing(move)
