@@ -48,12 +48,14 @@ def _check_codes() -> None:
     """Status codes and clock results are defined once, as ``enum
     fathom_status`` and ``enum fathom_clock_result`` in ``fathom.h``;
     :class:`~pyfathom.Status` (adding ``VARIANT`` right after the core's
-    last code) and :class:`~pyfathom._types.ClockResult` name them for
-    Python.  Refuse to import a build whose values disagree, so that no code
-    can mean two things."""
+    last code, then the codes only a line of a file has) and
+    :class:`~pyfathom._types.ClockResult` name them for Python.  Refuse to
+    import a build whose values disagree, so that no code can mean two
+    things."""
     names: list[tuple[enum.IntEnum, str]] = [
         (m, "FATHOM_STATUS_COUNT" if m is Status.VARIANT else
-         "FATHOM_OK" if m is Status.OK else f"FATHOM_ERR_{m.name}") for m in Status]
+         "FATHOM_OK" if m is Status.OK else f"FATHOM_ERR_{m.name}")
+        for m in Status if m <= Status.VARIANT]  # after it: nothing in C to agree with
     names += [(m, f"FATHOM_CLOCK_{m.name}") for m in ClockResult]
     for member, c_name in names:
         value = getattr(lib, c_name, None)

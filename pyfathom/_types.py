@@ -16,15 +16,19 @@ FAILED_DTZ = -32768
 """Batch DTZ results (``int16``) hold this where a row could not be probed."""
 
 
+@enum.unique
 class Status(enum.IntEnum):
-    """Why a batch row holds :data:`FAILED` (``OK`` where it was answered).
+    """Why a batch row holds :data:`FAILED` (``OK`` where it was answered):
+    the one list of row status codes.
 
     Batch calls fill a ``status`` array with these codes on request (see
-    :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers are the
-    C core's status codes (``enum fathom_status`` in ``fathom.h``, their one
-    definition: :mod:`pyfathom._lowlevel` refuses to import if a member here
-    disagrees with it), plus ``VARIANT``, which only the board-based calls
-    give.
+    :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers up to
+    ``ARGUMENT`` are the C core's status codes (``enum fathom_status`` in
+    ``fathom.h``, their one definition: :mod:`pyfathom._lowlevel` refuses to
+    import if a member here disagrees with it); ``VARIANT`` only the
+    board-based calls give, and the last three only a line of a file or a
+    row of a table (``pyfathom batch``, :mod:`pyfathom.columnar`).  The name
+    each code is written as there is :data:`STATUS_NAME_OF_CODE`.
 
     >>> pyfathom.Status(1)
     Status.MISSING_TABLE
@@ -55,10 +59,40 @@ class Status(enum.IntEnum):
     ARGUMENT = 10
     """A bad argument reached the core."""
     VARIANT = 11
-    """A board of a chess variant (``board.uci_variant != "chess"``)."""
+    """A board of another game than the tablebase's (its ``uci_variant`` is
+    not that of the tablebase's ``VariantBoard``)."""
+    INVALID_FEN = 12
+    """A line or string that is not a FEN / EPD position."""
+    LINE_TOO_LONG = 13
+    """A line longer than :data:`pyfathom.batch_files.MAX_LINE` bytes."""
+    SKIPPED = 14
+    """A blank or comment line (first non-blank character ``#``): not a
+    position, so no output row, and not a bad line."""
 
     def __repr__(self) -> str:
         return f"Status.{self.name}"
+
+
+STATUS_NAMES = ("ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long",
+                "missing_table", "invalid_position", "corrupt_table")
+"""Every row status name ``pyfathom batch`` and :mod:`pyfathom.columnar`
+write, in the order the summary lists them."""
+
+_NAMED_CODES = {
+    Status.OK: "ok", Status.MISSING_TABLE: "missing_table", Status.CASTLING: "castling",
+    Status.TOO_MANY_PIECES: "too_many_pieces", Status.INVALID_POSITION: "invalid_position",
+    Status.BAD_MAGIC: "corrupt_table", Status.BAD_SIZE: "corrupt_table",
+    Status.CORRUPT: "corrupt_table", Status.INVALID_FEN: "invalid_fen",
+    Status.LINE_TOO_LONG: "line_too_long", Status.SKIPPED: "skipped",
+}
+
+if [int(code) for code in Status] != list(range(len(Status))):  # pragma: no cover
+    raise ImportError("pyfathom: Status codes must run 0, 1, 2, ... (they index STATUS_NAME_OF_CODE)")
+
+STATUS_NAME_OF_CODE = tuple(_NAMED_CODES.get(code, "failed") for code in Status)
+"""The name written for each :class:`Status` code (indexed by the code):
+one of :data:`STATUS_NAMES`, or ``skipped`` (which has no row); the codes
+not named (I/O, memory, argument, variant) are all ``failed``."""
 
 
 class WDL(enum.IntEnum):

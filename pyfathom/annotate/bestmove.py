@@ -35,9 +35,9 @@ def _best_move(tb: Tablebase, board: chess.Board, dtz_hint: int = 0
     (:func:`_child_moves`).
     """
     occ = board.occupied_co
-    found = _ll.best_move(tb._h, occ[1], occ[0], board.kings, board.queens, board.rooks,
-                          board.bishops, board.knights, board.pawns, board.ep_square or 0,
-                          board.turn, board.halfmove_clock, dtz_hint)
+    found = _ll.best_move(tb._core_access().handle, occ[1], occ[0], board.kings, board.queens,
+                          board.rooks, board.bishops, board.knights, board.pawns,
+                          board.ep_square or 0, board.turn, board.halfmove_clock, dtz_hint)
     if found.status != Status.OK:
         return _best_of(tb, board, _child_moves(tb, board))
     if found.on_edge:
@@ -63,8 +63,9 @@ DTZ is exact (None: not known yet)."""
 def _best_of(tb: Tablebase, board: chess.Board, moves: Iterable[_Candidate]
              ) -> Optional[tuple[chess.Move, int, bool, int]]:
     """:func:`_best_move` among ``moves``: the first of the highest
-    :func:`~pyfathom.annotate.verdict._move_key` (the one ranking); its exactness, where not known, from a DTZ probe of
-    the position it leads to."""
+    :func:`~pyfathom.annotate.verdict._move_key` (the one ranking); its
+    exactness, where not known, from a DTZ probe of the position it leads
+    to."""
     clock = board.halfmove_clock
     best: Optional[tuple[tuple[int, int, int], int, _Candidate]] = None
     for candidate in moves:
@@ -97,7 +98,7 @@ def _root_move_precise(tb: Tablebase, board: chess.Board, move: chess.Move, dtz:
     board.push(move)
     try:
         occ = board.occupied_co
-        r = _board_dtz(tb._pinned, occ[1], occ[0], board.queens, board.rooks,
+        r = _board_dtz(tb._core_access().pinned, occ[1], occ[0], board.queens, board.rooks,
                        board.bishops, board.knights, board.pawns, board.ep_square,
                        board.turn)
     finally:
@@ -113,7 +114,7 @@ def _child_moves(tb: Tablebase, board: chess.Board) -> Iterator[_Candidate]:
     """Every legal move whose position can be probed, from a DTZ probe of
     that position (a missing table, say a DTZ table after a promotion,
     skips the move)."""
-    pinned = tb._pinned
+    pinned = tb._core_access().pinned
     for move in board.legal_moves:
         zeroing = board.is_zeroing(move)
         board.push(move)
