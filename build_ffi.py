@@ -7,6 +7,8 @@ strings below mirror the public headers of ``src/fathom/``:
 * ``tbprobe.h``  the Fathom-compatible facade (one default instance), exposed
   to Python as :mod:`pyfathom.fathom`;
 * ``fen.h``      the C FEN parser;
+* ``fathom_helpers.h`` what the binding and ``pyfathom annotate`` build on
+  (lean probes, the best move as annotate ranks moves, SAN, game replay);
 
 and the one function of ``pyfathom/_c/board_calls.c`` that Python calls
 through cffi (it installs the per-board probes, written against the CPython
@@ -52,7 +54,6 @@ typedef struct fathom_tb fathom_tb;
 #define FATHOM_MAX_MOVES ...
 #define FATHOM_BATCH_WDL_FAILED ...
 #define FATHOM_BATCH_DTZ_FAILED ...
-#define FATHOM_LEAN_FAILED ...
 
 enum fathom_status {
     FATHOM_OK = ...,
@@ -120,6 +121,18 @@ fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
                                          uint64_t pawns, unsigned ep, int turn,
                                          fathom_detail *detail);
 
+enum fathom_clock_result {
+    FATHOM_CLOCK_LOSS = ...,
+    FATHOM_CLOCK_MAYBE_LOSS = ...,
+    FATHOM_CLOCK_BLESSED_LOSS = ...,
+    FATHOM_CLOCK_DRAW = ...,
+    FATHOM_CLOCK_CURSED_WIN = ...,
+    FATHOM_CLOCK_MAYBE_WIN = ...,
+    FATHOM_CLOCK_WIN = ...,
+    ...
+};
+int fathom_clock_result(int dtz, int precise, unsigned halfmove_clock);
+
 typedef struct fathom_root_move {
     uint8_t from, to;
     uint8_t promotion;
@@ -138,28 +151,7 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       unsigned ep, int turn, unsigned rule50,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail);
-int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
-                     uint64_t kings, uint64_t queens, uint64_t rooks,
-                     uint64_t bishops, uint64_t knights, uint64_t pawns,
-                     unsigned ep, int turn, unsigned rule50, int dtz_hint,
-                     fathom_root_move *best, int *result, unsigned *count,
-                     unsigned *dtz_probes, int *on_edge,
-                     fathom_detail *detail);
-#define FATHOM_SAN_MAX ...
-int fathom_move_san(uint64_t white, uint64_t black, uint64_t kings,
-                    uint64_t queens, uint64_t rooks, uint64_t bishops,
-                    uint64_t knights, uint64_t pawns, unsigned ep, int turn,
-                    unsigned from, unsigned to, unsigned promotion, char *out,
-                    size_t cap);
 
-int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
-                              uint64_t queens, uint64_t rooks, uint64_t bishops,
-                              uint64_t knights, uint64_t pawns, unsigned ep,
-                              int turn);
-int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
-                              uint64_t queens, uint64_t rooks, uint64_t bishops,
-                              uint64_t knights, uint64_t pawns, unsigned ep,
-                              int turn);
 typedef struct fathom_check_result {
     uint64_t offset;
     char what[...];
@@ -329,8 +321,33 @@ size_t fathom_parse_fen_batch(const char *buf, const size_t *offsets,
                               size_t *fen_end, int8_t *status);
 """
 
-CDEF_GAME = """
-/* ---- src/fathom/fathom.h: replaying a game (tb_game.c) ------------------ */
+CDEF_HELPERS = """
+/* ---- src/fathom/fathom_helpers.h: the binding's and annotate's helpers -- */
+#define FATHOM_LEAN_FAILED ...
+int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn);
+int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t queens, uint64_t rooks, uint64_t bishops,
+                              uint64_t knights, uint64_t pawns, unsigned ep,
+                              int turn);
+
+typedef struct fathom_best {
+    fathom_root_move move;
+    int result;
+    unsigned count;
+    unsigned dtz_probes;
+    int on_edge;
+    ...;
+} fathom_best;
+
+int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
+                     fathom_best *out, fathom_detail *detail);
+#define FATHOM_SAN_MAX ...
+int fathom_move_san(const fathom_board *board, unsigned from, unsigned to,
+                    unsigned promotion, char *out, size_t cap);
+
 typedef struct fathom_game_position {
     uint64_t white, black;
     uint64_t kings, queens, rooks, bishops, knights, pawns;
@@ -383,7 +400,7 @@ int pyfathom_test_raw_read(const char *path, const char *name, int is_dtz,
                            int32_t *values, int8_t *stored, int8_t *status);
 """
 
-HEADERS = ["fathom.h", "tbprobe.h", "fen.h"]
+HEADERS = ["fathom.h", "tbprobe.h", "fen.h", "fathom_helpers.h"]
 BOARD_CALLS = os.path.join("pyfathom", "_c", "board_calls.c")
 """The per-board probes written against the CPython API (METH_FASTCALL), for
 the one call where cffi's argument conversion is most of the cost: see the
@@ -432,7 +449,8 @@ def _flags() -> tuple[list[str], list[str], list[str]]:
 
 
 ffi = cffi.FFI()
-ffi.cdef(CDEF_FATHOM + CDEF_GAME + CDEF_TBPROBE + CDEF_FEN + CDEF_BOARD_CALLS + CDEF_TESTS_ONLY)
+ffi.cdef(CDEF_FATHOM + CDEF_TBPROBE + CDEF_FEN + CDEF_HELPERS + CDEF_BOARD_CALLS
+         + CDEF_TESTS_ONLY)
 
 # Run as a script, the build happens in build/cffi (objects and all) and the
 # module is then copied into pyfathom/; under setuptools, paths are relative

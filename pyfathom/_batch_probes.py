@@ -9,11 +9,12 @@ import chess
 
 from pyfathom import _lowlevel as _ll
 from pyfathom._errors import UnsupportedPositionError
-from pyfathom._types import Status
 
 if TYPE_CHECKING:  # numpy is imported by the first batch call, not with pyfathom
     import numpy as np
     import numpy.typing as npt
+
+    from pyfathom._core_access import CoreAccess
 
 
 class BatchProbes:
@@ -22,19 +23,15 @@ class BatchProbes:
 
     __slots__ = ()
 
-    # Tablebase's slots (see there), declared for the type checker.
+    # Tablebase's slots and internal interface (see there), declared for
+    # the type checker.
     _h: _ll.Handle
     variant: type[chess.Board]
 
-    # ---- batches ------------------------------------------------------------
+    if TYPE_CHECKING:
+        def _core_access(self) -> CoreAccess: ...
 
-    def _piece_limit(self) -> int:
-        """Rows with more pieces fail without a probe: what any table holds,
-        or for a variant python-chess's limit (one piece more, where
-        captures lead into the tables)."""
-        if self.variant.uci_variant == "chess":
-            return _ll.MAX_PIECES
-        return _ll.MAX_PIECES + 1
+    # ---- batches ------------------------------------------------------------
 
     def _check_rows_variant(self, variant: Optional[str]) -> None:
         game = self.variant.uci_variant
@@ -48,7 +45,7 @@ class BatchProbes:
         """:meth:`probe_wdl` for many boards: an ``int8`` array.
 
         Rows that cannot be probed (a missing table, castling rights, too
-        many pieces, a chess variant, an invalid board) hold
+        many pieces, a board of another game, an invalid board) hold
         :data:`pyfathom.FAILED`; one bad row never raises.  The boards are
         read in one pass, then probed in one C call without the GIL.
         ``status``: as in :meth:`probe_wdl_bitboards` (the boards must then
@@ -62,7 +59,7 @@ class BatchProbes:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int8] = _batch_arrays.probe_many(
-            self._h, self._piece_limit(), boards, False, threads, status,
+            self._h, self._core_access().piece_limit, boards, False, threads, status,
             str(self.variant.uci_variant))
         return out
 
@@ -81,7 +78,7 @@ class BatchProbes:
         from pyfathom import _batch_arrays
 
         out: npt.NDArray[np.int16] = _batch_arrays.probe_many(
-            self._h, self._piece_limit(), boards, True, threads, status,
+            self._h, self._core_access().piece_limit, boards, True, threads, status,
             str(self.variant.uci_variant), precise)
         return out
 
@@ -194,16 +191,3 @@ class BatchProbes:
             self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
             True, threads, status, precise)
         return out
-
-    def _bitboard_error(self, dtz: bool, white: int, black: int, kings: int, queens: int,
-                        rooks: int, bishops: int, knights: int, pawns: int, ep: int,
-                        turn: bool, status: int) -> Exception:
-        """The exception for one row of a bitboard batch probe that failed
-        with ``status`` (for :mod:`pyfathom.batch_files`, which reports bad
-        rows by line): the probe is repeated alone to learn the table or
-        file involved.  ``status`` is kept when the repeat succeeds (a file
-        readable again)."""
-        full_probe = _ll.probe_dtz_raw if dtz else _ll.probe_wdl_raw
-        again, detail = _ll.probe_detail(full_probe, self._h, white, black, kings,
-                                         queens, rooks, bishops, knights, pawns, ep, turn)
-        return _ll.error(again if again != Status.OK else status, "this line", detail)

@@ -4,13 +4,16 @@ exceptions they raise: the hot path, one foreign call per board."""
 
 from __future__ import annotations
 
-from typing import NoReturn, TypeVar, Union
+from typing import TYPE_CHECKING, NoReturn, TypeVar, Union
 
 import chess
 
 from pyfathom import _lowlevel as _ll
 from pyfathom._errors import UnsupportedPositionError
 from pyfathom._types import WDL, Probe, RootMove, RootProbe, Status
+
+if TYPE_CHECKING:
+    from pyfathom._core_access import CoreAccess
 
 _T = TypeVar("_T")
 
@@ -36,10 +39,14 @@ class BoardProbes:
 
     __slots__ = ()
 
-    # Tablebase's slots (see there), declared for the type checker.
+    # Tablebase's slots and internal interface (see there), declared for
+    # the type checker.
     _h: _ll.Handle
     _pinned: _ll.Pinned
     variant: type[chess.Board]
+
+    if TYPE_CHECKING:
+        def _core_access(self) -> CoreAccess: ...
 
     # ---- errors (never on the hot path) -------------------------------------
 
@@ -59,25 +66,22 @@ class BoardProbes:
         if board.castling_rights:
             _ll.raise_error(Status.CASTLING, board.fen())
 
-    def _fail(self, full_probe: _ll.ProbeFn, board: chess.Board, status: int) -> NoReturn:
-        """Raise the exception for a probe of ``board`` that failed with
-        ``status``; ``full_probe`` (:data:`~pyfathom._lowlevel.probe_wdl_raw`
-        or ``probe_dtz_raw``) repeats it for the table or file involved."""
+    def _fail(self, dtz: bool, board: chess.Board, status: int) -> NoReturn:
+        """Raise the exception for a probe of ``board`` (the DTZ one if
+        ``dtz``) that failed with ``status``, naming the table or file
+        involved (:meth:`~pyfathom._core_access.CoreAccess.probe_error`)."""
         fen = board.fen()
-        message = None
-        detail = None
         if status == Status.TOO_MANY_PIECES:
-            message = (f"syzygy tables support up to {_ll.MAX_PIECES} pieces, "
-                       f"not {chess.popcount(board.occupied)}: {fen}")
-        elif status == Status.INVALID_POSITION:
-            message = f"invalid position ({_invalid_reasons(board)}): {fen}"
-        else:
-            occ = board.occupied_co
-            _, detail = _ll.probe_detail(full_probe, self._h, occ[1], occ[0],
-                                         board.kings, board.queens, board.rooks,
-                                         board.bishops, board.knights, board.pawns,
-                                         board.ep_square or 0, board.turn)
-        _ll.raise_error(status, fen, detail, message)
+            _ll.raise_error(status, fen, message=(
+                f"syzygy tables support up to {_ll.MAX_PIECES} pieces, "
+                f"not {chess.popcount(board.occupied)}: {fen}"))
+        if status == Status.INVALID_POSITION:
+            _ll.raise_error(status, fen,
+                            message=f"invalid position ({_invalid_reasons(board)}): {fen}")
+        occ = board.occupied_co
+        raise self._core_access().probe_error(
+            dtz, fen, status, occ[1], occ[0], board.kings, board.queens, board.rooks,
+            board.bishops, board.knights, board.pawns, board.ep_square or 0, board.turn)
 
     # ---- per-position probes (the hot path: one foreign call each) --------
 
@@ -122,7 +126,7 @@ class BoardProbes:
                        board.bishops, board.knights, board.pawns,
                        board.ep_square, board.turn)
         if r < _FAILED_BELOW:
-            self._fail(_ll.probe_wdl_raw, board, r - _ll.LEAN_FAILED)
+            self._fail(False, board, r - _ll.LEAN_FAILED)
         return _WDLS[r]
 
     def probe_dtz(self, board: chess.Board) -> int:
@@ -160,7 +164,7 @@ class BoardProbes:
                        board.bishops, board.knights, board.pawns,
                        board.ep_square, board.turn)
         if r < _FAILED_BELOW:
-            self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
+            self._fail(True, board, r - _ll.LEAN_FAILED)
         return r >> 1
 
     def probe(self, board: chess.Board) -> Probe:
@@ -183,7 +187,7 @@ class BoardProbes:
                        board.bishops, board.knights, board.pawns,
                        board.ep_square, board.turn)
         if r < _FAILED_BELOW:
-            self._fail(_ll.probe_dtz_raw, board, r - _ll.LEAN_FAILED)
+            self._fail(True, board, r - _ll.LEAN_FAILED)
         dtz = r >> 1
         # The WDL follows from the DTZ (python-chess's table, see probe_dtz).
         if dtz > 0:
@@ -252,7 +256,7 @@ class BoardProbes:
                              board.halfmove_clock)
         if res.status != Status.OK:
             if res.status in (Status.TOO_MANY_PIECES, Status.INVALID_POSITION):
-                self._fail(_ll.probe_dtz_raw, board, res.status)
+                self._fail(True, board, res.status)
             _ll.raise_error(res.status, board.fen(), res.detail)
         Move = chess.Move
         moves = [_new_tuple(RootMove, (Move(f, t, p or None), _WDLS[w + 2], d, rank))

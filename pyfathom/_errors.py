@@ -52,9 +52,10 @@ class UnsupportedPositionError(_PlainKeyError, FathomError):
     """The tables cannot hold this position (a :exc:`KeyError`).
 
     Raised for positions outside what Syzygy tables store; see the
-    subclasses.  Raised as such for a board of a chess variant
-    (``board.uci_variant != "chess"``), as :mod:`chess.syzygy` raises a
-    :exc:`KeyError` for it.  :meth:`~pyfathom.Tablebase.get_wdl` and
+    subclasses.  Raised as such for a board of another game than the
+    tablebase's (``board.uci_variant`` is not that of its ``VariantBoard``:
+    an atomic board given to standard tables, a standard board given to
+    atomic ones), as :mod:`chess.syzygy` raises a :exc:`KeyError` for it.  :meth:`~pyfathom.Tablebase.get_wdl` and
     :meth:`~pyfathom.Tablebase.get_dtz` return their default instead.
     """
 

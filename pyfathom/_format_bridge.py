@@ -23,7 +23,7 @@ import numpy as np
 from . import batch_files
 from ._output import Output
 from ._text_input import BinaryInputError, open_text_input
-from .columnar import ColumnarError
+from ._columnar_files import ColumnarError
 
 __all__ = ["TextSource", "TextSink"]
 

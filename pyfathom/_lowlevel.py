@@ -19,6 +19,7 @@ learn which table or file the error is about.
 
 from __future__ import annotations
 
+import enum
 import os
 from typing import (TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn, Optional, Sequence,
                     Union)
@@ -33,7 +34,7 @@ from pyfathom._errors import (
     TooManyPiecesError,
 )
 from pyfathom._core import ffi, lib
-from pyfathom._types import Status
+from pyfathom._types import ClockResult, Status
 
 Handle = Any
 """A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
@@ -43,23 +44,40 @@ ProbeFn = Callable[..., int]
 NULL: Any = ffi.NULL
 
 
-def _check_status_codes() -> None:
-    """The status codes are defined once, as ``enum fathom_status`` in
-    ``fathom.h``; :class:`~pyfathom.Status` names them for Python (adding
-    ``VARIANT`` right after the core's last code).  Refuse to import a build
-    whose codes disagree with it, so that no code can mean two things."""
-    for member in Status:
-        if member is Status.VARIANT:
-            c_name, value = "FATHOM_STATUS_COUNT", lib.FATHOM_STATUS_COUNT
-        else:
-            c_name = "FATHOM_OK" if member is Status.OK else f"FATHOM_ERR_{member.name}"
-            value = getattr(lib, c_name, None)
+def _check_codes() -> None:
+    """Status codes and clock results are defined once, as ``enum
+    fathom_status`` and ``enum fathom_clock_result`` in ``fathom.h``;
+    :class:`~pyfathom.Status` (adding ``VARIANT`` right after the core's
+    last code, then the codes only a line of a file has) and
+    :class:`~pyfathom._types.ClockResult` name them for Python.  Refuse to
+    import a build whose values disagree, so that no code can mean two
+    things."""
+    names: list[tuple[enum.IntEnum, str]] = [
+        (m, "FATHOM_STATUS_COUNT" if m is Status.VARIANT else
+         "FATHOM_OK" if m is Status.OK else f"FATHOM_ERR_{m.name}")
+        for m in Status if m <= Status.VARIANT]  # after it: nothing in C to agree with
+    names += [(m, f"FATHOM_CLOCK_{m.name}") for m in ClockResult]
+    for member, c_name in names:
+        value = getattr(lib, c_name, None)
         if value != member.value:  # pragma: no cover
-            raise ImportError(f"pyfathom: Status.{member.name} is {member.value} but the "
-                              f"C core's {c_name} is {value}")
+            raise ImportError(f"pyfathom: {member!r} is {member.value} but the C core's "
+                              f"{c_name} is {value}")
 
 
-_check_status_codes()
+_check_codes()
+
+# Indexed by a C clock result + 3: the member without an enum lookup per call.
+_CLOCK_RESULTS = tuple(sorted(ClockResult))
+_fathom_clock_result = lib.fathom_clock_result
+
+
+def clock_result(dtz: int, precise: bool, halfmove_clock: int) -> ClockResult:
+    """``fathom_clock_result``: the result under the 50-move rule of a
+    position with DTZ ``dtz`` (python-chess's sign), ``precise`` its flag,
+    and halfmove clock ``halfmove_clock`` (examples: :class:`ClockResult`)."""
+    # Any clock past 100 plies means the same; C takes an unsigned int.
+    return _CLOCK_RESULTS[_fathom_clock_result(dtz, precise, min(halfmove_clock, 0xFFFF)) + 3]
+
 
 # The C instance's variant (fathom_open_variant).
 VARIANT_STANDARD: int = lib.FATHOM_VARIANT_STANDARD
@@ -321,6 +339,16 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
                       sum(m.unsettled for m in listed))
 
 
+def _board(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,
+           knights: int, pawns: int, ep: int, turn: bool, halfmove: int) -> Any:
+    """A ``fathom_board`` without castling rights, for the helpers of
+    ``fathom_helpers.h`` (any clock past 100 plies means the same)."""
+    return ffi.new("fathom_board *", {
+        "white": white, "black": black, "kings": kings, "queens": queens, "rooks": rooks,
+        "bishops": bishops, "knights": knights, "pawns": pawns, "ep": ep, "turn": turn,
+        "halfmove": min(halfmove, 0xFFFF), "fullmove": 1})
+
+
 class BestMove(NamedTuple):
     """What ``fathom_best_move`` returned."""
 
@@ -344,22 +372,20 @@ def best_move(handle: Handle, white: int, black: int, kings: int, queens: int,
     every move and DTZ probes only where a quiet move can still be best
     (``dtz_hint``: the position's DTZ if known, else 0; the answer does not
     depend on it)."""
-    best = ffi.new("fathom_root_move *")
-    ints = ffi.new("int[1]")
-    counts = ffi.new("unsigned[2]")
-    edge = ffi.new("int *")
+    found = ffi.new("fathom_best *")
     d = ffi.new("fathom_detail *")
-    status = lib.fathom_best_move(handle, white, black, kings, queens, rooks, bishops,
-                                  knights, pawns, ep, turn, rule50, dtz_hint, best, ints, counts,
-                                  counts + 1, edge, d)
+    status = lib.fathom_best_move(handle, _board(white, black, kings, queens, rooks, bishops,
+                                                 knights, pawns, ep, turn, rule50),
+                                  dtz_hint, found, d)
     if status != Status.OK:
         return BestMove(status, None, 0, False, 0, 0, _detail(d))
-    if not counts[0]:
+    if not found.count:
         return BestMove(status, None, 0, True, 0, 0, Detail())
-    if edge[0]:
-        return BestMove(status, None, 0, False, 0, counts[1], Detail(), on_edge=True)
+    if found.on_edge:
+        return BestMove(status, None, 0, False, 0, found.dtz_probes, Detail(), on_edge=True)
+    best = found.move
     return BestMove(status, (getattr(best, "from"), best.to, best.promotion), best.dtz,
-                    bool(best.dtz_precise), ints[0], counts[1], Detail())
+                    bool(best.dtz_precise), found.result, found.dtz_probes, Detail())
 
 
 SAN_MAX: int = lib.FATHOM_SAN_MAX
@@ -372,8 +398,8 @@ def move_san(white: int, black: int, kings: int, queens: int, rooks: int, bishop
     None where the C core does not write it (a move that is not legal there,
     an invalid position or too many pieces)."""
     out = ffi.new("char[]", SAN_MAX)
-    n = lib.fathom_move_san(white, black, kings, queens, rooks, bishops, knights, pawns, ep,
-                            turn, from_square, to_square, promotion, out, SAN_MAX)
+    board = _board(white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn, 0)
+    n = lib.fathom_move_san(board, from_square, to_square, promotion, out, SAN_MAX)
     return ffi.string(out, n).decode("ascii") if n > 0 else None
 
 

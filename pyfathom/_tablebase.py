@@ -17,6 +17,7 @@ import chess
 from pyfathom import _lowlevel as _ll
 from pyfathom._batch_probes import BatchProbes
 from pyfathom._board_probes import BoardProbes
+from pyfathom._core_access import CoreAccess
 from pyfathom._errors import UnsupportedVariantError
 from pyfathom._types import FAILED, FAILED_DTZ
 
@@ -156,6 +157,12 @@ class Tablebase(BoardProbes, BatchProbes):
         """The C instance (the empty shared one once closed)."""
         return self._h
 
+    def _core_access(self) -> CoreAccess:
+        """The one internal interface for pyfathom's own modules (see
+        :mod:`pyfathom._core_access`): the C instance as it is now."""
+        limit = _ll.MAX_PIECES if self.variant.uci_variant == "chess" else _ll.MAX_PIECES + 1
+        return CoreAccess(self._h, self._pinned, limit)
+
     def _own_handle(self) -> _ll.Handle:
         """The instance to add tables to: a new one after :meth:`close`, of
         the variant :attr:`variant` names (the one place that says which)."""
@@ -283,8 +290,12 @@ def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bo
     :meth:`~Tablebase.add_directory`, as python-chess.  As an extra,
     ``directory`` may also be a list of directories, or a string of
     directories separated by :data:`os.pathsep` (as ``$SYZYGY_PATH``) that
-    is not itself a directory; empty entries are skipped.  Only the
-    directory listing happens now; tables are mapped when probed.  See
+    is not itself a directory; empty entries are skipped; and the folders
+    one level below each directory that hold tables of the game are loaded
+    too (``syzygy/3-4-5-wdl``, ``syzygy/6-dtz``, ...: see
+    :func:`pyfathom.tables.table_folders`), as the ``pyfathom`` command
+    loads them.  Only the directory listing happens now; tables are mapped
+    when probed.  See
     :class:`Tablebase` for ``max_fds`` (accepted, bounds nothing) and
     ``VariantBoard`` (standard chess, atomic, suicide, giveaway, antichess).
 
@@ -307,10 +318,10 @@ def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bo
         :class:`~pyfathom.UnsupportedVariantError` for a ``VariantBoard``
         of a chess variant without Syzygy tables.
     """
-    if isinstance(directory, (str, os.PathLike)):
-        from pyfathom.tables import split_path_list  # "a:b" as tb_init and $SYZYGY_PATH
+    from pyfathom.tables import split_path_list, table_folders
 
-        directories: Sequence[StrPath] = split_path_list(directory)
+    if isinstance(directory, (str, os.PathLike)):
+        directories: Sequence[StrPath] = split_path_list(directory)  # "a:b" as tb_init
     elif isinstance(directory, bytes):
         directories = [directory]
     else:
@@ -318,7 +329,11 @@ def open_tablebase(directory: Union[StrPath, Sequence[StrPath]], *, load_wdl: bo
     tb = Tablebase(max_fds=max_fds, VariantBoard=VariantBoard)
     try:
         for path in directories:
-            tb.add_directory(path, load_wdl=load_wdl, load_dtz=load_dtz)
+            tb.add_directory(path, load_wdl=load_wdl, load_dtz=load_dtz)  # it must exist
+            top = os.path.realpath(os.fsdecode(path))
+            for folder in table_folders([os.fsdecode(path)], str(VariantBoard.uci_variant)):
+                if os.path.realpath(folder) != top:  # a set one level down
+                    tb.add_directory(folder, load_wdl=load_wdl, load_dtz=load_dtz)
     except BaseException:
         tb.close()
         raise

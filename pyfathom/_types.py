@@ -16,15 +16,19 @@ FAILED_DTZ = -32768
 """Batch DTZ results (``int16``) hold this where a row could not be probed."""
 
 
+@enum.unique
 class Status(enum.IntEnum):
-    """Why a batch row holds :data:`FAILED` (``OK`` where it was answered).
+    """Why a batch row holds :data:`FAILED` (``OK`` where it was answered):
+    the one list of row status codes.
 
     Batch calls fill a ``status`` array with these codes on request (see
-    :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers are the
-    C core's status codes (``enum fathom_status`` in ``fathom.h``, their one
-    definition: :mod:`pyfathom._lowlevel` refuses to import if a member here
-    disagrees with it), plus ``VARIANT``, which only the board-based calls
-    give.
+    :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers up to
+    ``ARGUMENT`` are the C core's status codes (``enum fathom_status`` in
+    ``fathom.h``, their one definition: :mod:`pyfathom._lowlevel` refuses to
+    import if a member here disagrees with it); ``VARIANT`` only the
+    board-based calls give, and the last three only a line of a file or a
+    row of a table (``pyfathom batch``, :mod:`pyfathom.columnar`).  The name
+    each code is written as there is :data:`STATUS_NAME_OF_CODE`.
 
     >>> pyfathom.Status(1)
     Status.MISSING_TABLE
@@ -55,10 +59,40 @@ class Status(enum.IntEnum):
     ARGUMENT = 10
     """A bad argument reached the core."""
     VARIANT = 11
-    """A board of a chess variant (``board.uci_variant != "chess"``)."""
+    """A board of another game than the tablebase's (its ``uci_variant`` is
+    not that of the tablebase's ``VariantBoard``)."""
+    INVALID_FEN = 12
+    """A line or string that is not a FEN / EPD position."""
+    LINE_TOO_LONG = 13
+    """A line longer than :data:`pyfathom.batch_files.MAX_LINE` bytes."""
+    SKIPPED = 14
+    """A blank or comment line (first non-blank character ``#``): not a
+    position, so no output row, and not a bad line."""
 
     def __repr__(self) -> str:
         return f"Status.{self.name}"
+
+
+STATUS_NAMES = ("ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long",
+                "missing_table", "invalid_position", "corrupt_table")
+"""Every row status name ``pyfathom batch`` and :mod:`pyfathom.columnar`
+write, in the order the summary lists them."""
+
+_NAMED_CODES = {
+    Status.OK: "ok", Status.MISSING_TABLE: "missing_table", Status.CASTLING: "castling",
+    Status.TOO_MANY_PIECES: "too_many_pieces", Status.INVALID_POSITION: "invalid_position",
+    Status.BAD_MAGIC: "corrupt_table", Status.BAD_SIZE: "corrupt_table",
+    Status.CORRUPT: "corrupt_table", Status.INVALID_FEN: "invalid_fen",
+    Status.LINE_TOO_LONG: "line_too_long", Status.SKIPPED: "skipped",
+}
+
+if [int(code) for code in Status] != list(range(len(Status))):  # pragma: no cover
+    raise ImportError("pyfathom: Status codes must run 0, 1, 2, ... (they index STATUS_NAME_OF_CODE)")
+
+STATUS_NAME_OF_CODE = tuple(_NAMED_CODES.get(code, "failed") for code in Status)
+"""The name written for each :class:`Status` code (indexed by the code):
+one of :data:`STATUS_NAMES`, or ``skipped`` (which has no row); the codes
+not named (I/O, memory, argument, variant) are all ``failed``."""
 
 
 class WDL(enum.IntEnum):
@@ -100,6 +134,57 @@ class WDL(enum.IntEnum):
 
     def __format__(self, format_spec: str) -> str:
         return int.__format__(self, format_spec)
+
+
+class ClockResult(enum.IntEnum):
+    """The result of a position under the 50-move rule, from its DTZ, the
+    DTZ's precise flag and the halfmove clock (the shape of
+    shakmaty-syzygy's ``AmbiguousWdl``), ordered: higher is better for the
+    side to move.
+
+    The C core's ``fathom_clock_result`` is the one definition of the rule
+    (``enum fathom_clock_result`` in ``fathom.h``; :mod:`pyfathom._lowlevel`
+    refuses to import if a member here disagrees with it, and its
+    ``clock_result`` asks the core).  Root ranking, the Fathom facade,
+    ``pyfathom annotate`` and the lichess-compatible server all use it.
+
+    >>> from pyfathom._lowlevel import clock_result
+    >>> clock_result(30, True, 70), clock_result(30, False, 70), clock_result(-31, True, 70)
+    (ClockResult.WIN, ClockResult.MAYBE_WIN, ClockResult.BLESSED_LOSS)
+    >>> clock_result(30, False, 70).face_wdl, clock_result(0, True, 120)
+    (WDL.WIN, ClockResult.DRAW)
+    """
+
+    LOSS = -3
+    """The zeroing move comes by ply 100 of the clock: lost."""
+    MAYBE_LOSS = -2
+    """It comes at ply 100 by a rounded DTZ (see :attr:`Probe.dtz_precise`),
+    which may be one ply short: lost or a 50-move draw."""
+    BLESSED_LOSS = -1
+    """It comes after ply 100: the 50-move rule saves the side to move."""
+    DRAW = 0
+    """A DTZ of 0."""
+    CURSED_WIN = 1
+    """Won, but the zeroing move comes after ply 100: a 50-move draw."""
+    MAYBE_WIN = 2
+    """Won, the zeroing move at ply 100 by a rounded DTZ: won or a 50-move
+    draw."""
+    WIN = 3
+    """Won within the 50-move rule."""
+
+    @property
+    def maybe(self) -> bool:
+        """True where the rounding of the DTZ decides the result."""
+        return self in (ClockResult.MAYBE_WIN, ClockResult.MAYBE_LOSS)
+
+    @property
+    def face_wdl(self) -> WDL:
+        """The :class:`WDL` taking a rounded DTZ at its face value (a
+        maybe-win is a win), as :attr:`RootMove.wdl` holds it."""
+        return WDL(2 if self >= 2 else -2 if self <= -2 else int(self))
+
+    def __repr__(self) -> str:
+        return f"ClockResult.{self.name}"
 
 
 class Probe(NamedTuple):

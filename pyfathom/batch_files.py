@@ -8,9 +8,10 @@ bitboard arrays, and probed with :meth:`pyfathom.Tablebase.probe_wdl_bitboards`
 one block, one chunk of arrays and one chunk of output rows at a time.
 
 Each input line gives exactly one result row, in order, with a status
-(the row's code is a :class:`pyfathom.Status`, or one of the two codes only
-a line can have, :data:`INVALID_FEN` and :data:`LINE_TOO_LONG`; the name
-written is from :data:`STATUS_NAMES`):
+(the row's code is a :class:`pyfathom.Status`, ``INVALID_FEN`` and
+``LINE_TOO_LONG`` among them; the name written is from
+:data:`STATUS_NAMES`; the parsing and probing of a chunk are
+:mod:`pyfathom._batch_core`'s, shared with :mod:`pyfathom.columnar`):
 
 ``ok``               probed
 ``invalid_fen``      the line is not a FEN / EPD position (see the reason)
@@ -38,15 +39,16 @@ from __future__ import annotations
 import concurrent.futures
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import IO, Any
 
 import numpy as np
 
-from . import _lowlevel
-from ._batch_arrays import popcount
-from ._types import FAILED, FAILED_DTZ, Status
+from ._batch_core import OK as OK  # for callers that test rows against it
+from ._batch_core import MAX_LINE, BatchStats, Chunk, ProbedChunk, parse_chunk, probe_parsed
+from ._types import FAILED, STATUS_NAME_OF_CODE, STATUS_NAMES
 
+# MAX_LINE, OK, Chunk, parse_chunk, ProbedChunk, BatchStats and STATUS_NAMES
+# are the batch core's (pyfathom._batch_core, pyfathom._types), named here too.
 __all__ = [
     "CHUNK_LINES",
     "MAX_LINE",
@@ -64,54 +66,8 @@ __all__ = [
 CHUNK_LINES = 65536
 """Lines parsed and probed per C call."""
 
-MAX_LINE = 1 << 16
-"""Longest line accepted, in bytes (a FEN is under 100; EPD opcodes add some)."""
-
 _BLOCK = 1 << 22  # bytes read per read() call
 _BOM = b"\xef\xbb\xbf"  # UTF-8 byte-order mark
-
-OK = Status.OK
-INVALID_FEN = len(Status)
-"""Row code of a line that is not a FEN / EPD position (after every
-:class:`~pyfathom.Status` code, so no code means two things)."""
-LINE_TOO_LONG = len(Status) + 1
-"""Row code of a line longer than :data:`MAX_LINE` bytes."""
-SKIPPED = len(Status) + 2
-"""Row code of a blank or comment line (first non-blank character ``#``):
-not a position, so no output row, and not a bad line."""
-_ROW_CODES = len(Status) + 3
-
-_NAME_OF_CODE: list[str] = ["failed"] * _ROW_CODES
-"""The name written for each row code; the core's codes not named here
-(I/O, memory, argument) are all ``failed``."""
-for _code, _name in ((Status.OK, "ok"), (Status.MISSING_TABLE, "missing_table"),
-                     (Status.CASTLING, "castling"), (Status.TOO_MANY_PIECES, "too_many_pieces"),
-                     (Status.INVALID_POSITION, "invalid_position"),
-                     (Status.BAD_MAGIC, "corrupt_table"), (Status.BAD_SIZE, "corrupt_table"),
-                     (Status.CORRUPT, "corrupt_table"), (INVALID_FEN, "invalid_fen"),
-                     (LINE_TOO_LONG, "line_too_long"), (SKIPPED, "skipped")):
-    _NAME_OF_CODE[_code] = _name
-
-STATUS_NAMES = ["ok", "invalid_fen", "castling", "too_many_pieces", "failed", "line_too_long",
-                "missing_table", "invalid_position", "corrupt_table"]
-"""Every row status name, in the order the summary lists them."""
-
-_MASKS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights", "pawns")
-
-
-@dataclass
-class Chunk:
-    """Up to CHUNK_LINES consecutive input lines."""
-
-    first_line: int  # 1-based number of the first line
-    data: bytes  # the lines' bytes (line i is data[offsets[i]:offsets[i]+lengths[i]])
-    offsets: np.ndarray  # uintp
-    lengths: np.ndarray  # uintp
-    too_long: np.ndarray  # bool: line longer than MAX_LINE (its text is cut)
-    nbytes: int  # input bytes this chunk stands for (for progress)
-
-    def __len__(self) -> int:
-        return len(self.offsets)
 
 
 def read_chunks(stream: IO[bytes], chunk_lines: int = CHUNK_LINES) -> Iterator[Chunk]:
@@ -218,99 +174,6 @@ def _make_chunk(first_line: int, data: bytes, offsets: list[int], lengths: list[
                  np.array(lengths, dtype=np.uintp), np.array(too_long, dtype=bool), nbytes)
 
 
-@dataclass
-class Parsed:
-    """The C parser's struct-of-arrays output for one chunk."""
-
-    masks: dict[str, np.ndarray]  # uint64 each
-    ep: np.ndarray  # uint8
-    turn: np.ndarray  # uint8
-    castling: np.ndarray  # uint8
-    begin: np.ndarray  # uintp, relative to the line
-    end: np.ndarray  # uintp
-    status: np.ndarray  # int8 parser status (FATHOM_FEN_*)
-
-
-def parse_chunk(chunk: Chunk) -> Parsed:
-    """Parse every line of a chunk (FEN or EPD) with one C call; the few
-    lines it refuses get a second reading by :mod:`pyfathom.fen`'s grammar."""
-    n = len(chunk)
-    masks = {name: np.empty(n, dtype=np.uint64) for name in _MASKS}
-    ep = np.empty(n, dtype=np.uint8)
-    turn = np.empty(n, dtype=np.uint8)
-    castling = np.empty(n, dtype=np.uint8)
-    begin = np.empty(n, dtype=np.uintp)
-    end = np.empty(n, dtype=np.uintp)
-    status = np.empty(n, dtype=np.int8)
-    _lowlevel.parse_fen_batch(chunk.data, chunk.offsets, chunk.lengths, _lowlevel.FEN_EPD,
-                              [masks[name] for name in _MASKS], ep, turn, castling,
-                              begin, end, status)
-    parsed = Parsed(masks, ep, turn, castling, begin, end, status)
-    if status.any():
-        from .fen import reparse_refused
-
-        reparse_refused(chunk, parsed)  # 2, 3 or 5 fields, "_" for blanks
-    return parsed
-
-
-@dataclass
-class ProbedChunk:
-    """Results for one chunk: everything needed to write its rows."""
-
-    chunk: Chunk
-    parsed: Parsed
-    status: np.ndarray  # uint8 row codes: a Status, INVALID_FEN or LINE_TOO_LONG
-    wdl: np.ndarray  # int8, pyfathom.FAILED where not probed
-    dtz: np.ndarray | None  # int16, or None without --dtz
-    tb: Any  # the tablebase, to explain failed probes
-    core_status: np.ndarray  # uint8 core status of the failing probe (0: none)
-    core_metric: np.ndarray  # bool: the failing probe was the DTZ one
-
-    def bad_rows(self) -> np.ndarray:
-        return np.flatnonzero((self.status != OK) & (self.status != SKIPPED))
-
-    def line_text(self, i: int) -> str:
-        """Line i of the chunk as written (newline and surrounding blanks cut)."""
-        off = int(self.chunk.offsets[i])
-        raw = self.chunk.data[off:off + int(self.chunk.lengths[i])]
-        return raw.decode("utf-8", errors="replace").strip()
-
-    def reason(self, i: int) -> str:
-        code = int(self.status[i])
-        if code == INVALID_FEN:
-            if int(self.parsed.status[i]) == _lowlevel.FEN_ERR_FIELD_COUNT:
-                # The C parser counts 4 or 6 fields; the grammar reads 2 to 6
-                # and says what it refused (pyfathom.fen).
-                from .fen import FenError, split_position
-
-                try:
-                    split_position(self.line_text(i))
-                except FenError as e:
-                    return e.reason
-            return _lowlevel.fen_strerror(int(self.parsed.status[i]))
-        if code == LINE_TOO_LONG:
-            return f"line longer than {MAX_LINE} bytes"
-        if code == Status.CASTLING:
-            return "castling rights: Syzygy tables hold no castling positions"
-        if code == Status.TOO_MANY_PIECES:
-            return f"more than {_lowlevel.MAX_PIECES} pieces: no Syzygy table holds them"
-        if code == Status.INVALID_POSITION:
-            return "not a legal position"
-        return self._explain(i)
-
-    def _explain(self, i: int) -> str:
-        """What went wrong in the probe of row i, from the core, naming the
-        table or file (the tablebase repeats the probe alone for its detail)."""
-        w, b, k, q, r, bi, n, p = (int(self.parsed.masks[name][i]) for name in _MASKS)
-        error = self.tb._bitboard_error(bool(self.core_metric[i]), w, b, k, q, r, bi, n, p,
-                                        int(self.parsed.ep[i]), bool(self.parsed.turn[i]),
-                                        int(self.core_status[i]))
-        table = getattr(error, "table", "")
-        if table and isinstance(error, KeyError):  # a MissingTableError
-            return f"did not find {getattr(error, 'metric', '')} table {table}"
-        return str(error)
-
-
 _BLANK = (9, 10, 11, 12, 13, 32)  # whitespace bytes
 
 
@@ -336,74 +199,6 @@ def probe_chunk(tb: Any, chunk: Chunk, *, dtz: bool = False, threads: int | None
     """Parse and probe one chunk; bad rows never stop it."""
     return probe_parsed(tb, chunk, parse_chunk(chunk), dtz=dtz, threads=threads,
                         skipped=skipped_lines(chunk))
-
-
-def probe_parsed(tb: Any, chunk: Chunk, parsed: Parsed, *, dtz: bool = False,
-                 threads: int | None = None, skipped: np.ndarray | None = None) -> ProbedChunk:
-    """Probe the rows of a parsed chunk; rows flagged in ``skipped`` (blank
-    and comment lines) get the SKIPPED code.  Also used by
-    :mod:`pyfathom.columnar`, whose rows are never skipped (a row of a
-    table stays a row) and may arrive as bitboards instead of text."""
-    n = len(chunk)
-    status = np.full(n, OK, dtype=np.uint8)
-    status[parsed.status != 0] = INVALID_FEN
-    status[chunk.too_long] = LINE_TOO_LONG
-    if skipped is not None:
-        status[skipped] = SKIPPED
-    has_castling = (parsed.castling != 0) & (status == OK)
-    status[has_castling] = Status.CASTLING
-    pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
-    status[(pieces > tb._piece_limit()) & (status == OK)] = Status.TOO_MANY_PIECES
-    skip = status != OK
-    masks = parsed.masks
-    if skip.any():
-        # Rows not to probe get empty masks, which the core refuses cheaply.
-        masks = {name: np.where(skip, np.uint64(0), a) for name, a in masks.items()}
-    args = [masks[name] for name in _MASKS] + [parsed.ep, parsed.turn]
-    core_status = np.zeros(n, dtype=np.uint8)
-    wdl = np.asarray(tb.probe_wdl_bitboards(*args, threads=threads, status=core_status),
-                     dtype=np.int8)
-    wdl = np.where(skip, np.int8(FAILED), wdl).astype(np.int8)
-    core_status[skip] = 0
-    core_metric = np.zeros(n, dtype=bool)
-    dtz_values = None
-    if dtz:
-        dtz_status = np.zeros(n, dtype=np.uint8)
-        dtz_values = np.asarray(tb.probe_dtz_bitboards(*args, threads=threads, status=dtz_status),
-                                dtype=np.int16)
-        dtz_values = np.where(skip, np.int16(FAILED_DTZ), dtz_values).astype(np.int16)
-        dtz_status[skip] = 0
-        # A row whose WDL probe worked can still miss its DTZ table.
-        only_dtz = (core_status == 0) & (dtz_status != 0)
-        core_status[only_dtz] = dtz_status[only_dtz]
-        core_metric[only_dtz] = True
-    failed = (core_status != 0) & (status == OK)
-    status[failed] = core_status[failed]
-    return ProbedChunk(chunk, parsed, status, wdl, dtz_values, tb, core_status, core_metric)
-
-
-@dataclass
-class BatchStats:
-    lines: int = 0
-    """Input lines read: probed + bad + skipped."""
-    probed: int = 0
-    bad: int = 0
-    skipped: int = 0
-    """Blank and comment lines (no output row)."""
-    by_status: dict[str, int] | None = None
-
-    def add(self, probed: ProbedChunk, upto: int | None = None) -> None:
-        status = probed.status if upto is None else probed.status[:upto]
-        counts = np.bincount(status, minlength=_ROW_CODES)
-        if self.by_status is None:
-            self.by_status = {name: 0 for name in STATUS_NAMES}
-        for code, count in enumerate(counts.tolist()):
-            if code != SKIPPED:
-                self.by_status[_NAME_OF_CODE[code]] += count
-        self.lines += len(status)
-        self.probed += int(counts[OK])
-        self.skipped += int(counts[SKIPPED])
-        self.bad += len(status) - int(counts[OK]) - int(counts[SKIPPED])
 
 
 _WDL_TEXT = {v: str(v) for v in range(-2, 3)}
@@ -492,7 +287,7 @@ class RowWriter:
                 dtz = [d or "null" for d in dtz]
         else:
             dtz = ["null" if jsonl else ""] * n
-        names = [_NAME_OF_CODE[s] for s in probed.status[:n].tolist()]
+        names = [STATUS_NAME_OF_CODE[s] for s in probed.status[:n].tolist()]
         extra = carried_fields(probed, n, self.carry, jsonl) if self.carry else [""] * n
         if jsonl:
             rows = [f'{{"fen": {f}, "wdl": {w}, "dtz": {d}, "status": "{s}"{e}}}\n'

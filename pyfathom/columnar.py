@@ -35,17 +35,22 @@ without it every function here raises :class:`MissingExtraError`, which says so.
 from __future__ import annotations
 
 import concurrent.futures
-import os
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import batch_files
-from ._types import FAILED, FAILED_DTZ, Status
-from .batch_files import CHUNK_LINES, MAX_LINE, STATUS_NAMES, BatchStats, Chunk, Parsed, ProbedChunk
+from ._batch_core import MAX_LINE, BatchStats, Chunk, Parsed, ProbedChunk, parse_chunk, probe_parsed
+# The formats, errors and files (pyfathom._columnar_files), named here too.
+from ._columnar_files import COLUMNAR_FORMATS as COLUMNAR_FORMATS
+from ._columnar_files import FORMAT_NAMES as FORMAT_NAMES
+from ._columnar_files import ColumnarError, MissingExtraError, _arrow_message, _Sink, _Source
+from ._columnar_files import format_of
+from ._columnar_files import require_pyarrow as require_pyarrow
+from ._columnar_files import same_file as same_file
+from ._types import FAILED, FAILED_DTZ, STATUS_NAME_OF_CODE, STATUS_NAMES, Status
+from .batch_files import CHUNK_LINES
 
 if TYPE_CHECKING:
     from ._format_bridge import TextSink, TextSource
@@ -62,48 +67,6 @@ __all__ = [
 BITBOARD_COLUMNS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights",
                     "pawns", "ep", "turn")
 """The bitboard layout's columns, in the order of ``probe_wdl_bitboards``."""
-
-# Suffix -> format. "arrow" is Arrow IPC: the file format, or the stream
-# format for ".arrows" (the suffix decides how it is written; reading tries both).
-_SUFFIX_FORMATS = {
-    ".parquet": "parquet", ".pq": "parquet",
-    ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow", ".arrows": "arrow",
-    ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-}
-COLUMNAR_FORMATS = ("parquet", "arrow")
-FORMAT_NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC"}
-
-
-def format_of(path: str, default: str) -> str:
-    """The format a path's suffix names (``parquet``, ``arrow``, ``csv``,
-    ``jsonl``), else ``default``.
-
-    >>> format_of("labels.parquet", "text"), format_of("x.FEN", "text"), format_of("o.arrows", "csv")
-    ('parquet', 'text', 'arrow')
-    """
-    return _SUFFIX_FORMATS.get(os.path.splitext(path)[1].lower(), default)
-
-ARROW_EXTRA = 'pip install "pyfathom-syzygy[arrow]"'
-
-class MissingExtraError(ImportError):
-    """An optional dependency is not installed; the message names the extra."""
-
-
-class ColumnarError(ValueError):
-    """A columnar input or output that cannot be used (missing column, wrong
-    type, unreadable file); the message names the file or the column."""
-
-
-def require_pyarrow() -> Any:
-    """The pyarrow module, or :class:`MissingExtraError` naming the extra."""
-    try:
-        import pyarrow
-    except ImportError as e:
-        raise MissingExtraError(
-            f"Arrow and Parquet support needs pyarrow, which is not installed: {ARROW_EXTRA}"
-        ) from e
-    return pyarrow
-
 
 # --- turning Arrow columns into probed rows -------------------------------------
 
@@ -253,12 +216,11 @@ def _probe_batch(pa: Any, tb: Any, batch: Any, layout: _Layout, first_row: int, 
         chunk, nulls = _text_chunk(pa, batch.column(layout.fen_column), layout.fen_column, first_row)
         # probe_parsed, not probe_chunk: an empty or "#" string is a bad row
         # here (invalid_fen), not a skipped line.
-        probed = batch_files.probe_parsed(tb, chunk, batch_files.parse_chunk(chunk), dtz=dtz,
-                                          threads=threads)
+        probed = probe_parsed(tb, chunk, parse_chunk(chunk), dtz=dtz, threads=threads)
         reasons = {i: f"{layout.fen_column} is null" for i in np.flatnonzero(nulls).tolist()}
     else:
         chunk, parsed, reasons = _bitboard_parsed(pa, batch, first_row)
-        probed = batch_files.probe_parsed(tb, chunk, parsed, dtz=dtz, threads=threads)
+        probed = probe_parsed(tb, chunk, parsed, dtz=dtz, threads=threads)
         if reasons:
             probed.status[np.fromiter(reasons, dtype=np.intp)] = Status.INVALID_POSITION
     return ProbedRows(probed, reasons, layout, batch)
@@ -281,7 +243,7 @@ def _result_arrays(pa: Any, rows: ProbedRows, dtz: bool) -> list[Any]:
 # dictionary of the status column.
 # (Only text lines are ever "skipped", which is not a row status: never here.)
 _NAME_INDEX_OF_CODE = np.array([STATUS_NAMES.index(name) if name in STATUS_NAMES else -1
-                                for name in batch_files._NAME_OF_CODE], dtype=np.int8)
+                                for name in STATUS_NAME_OF_CODE], dtype=np.int8)
 
 
 def _status_names(pa: Any) -> Any:
@@ -310,14 +272,6 @@ def _result_fields(pa: Any, dtz: bool) -> list[Any]:
         fields.append(pa.field("dtz", pa.int16()))
     fields.append(pa.field("status", pa.dictionary(pa.int8(), pa.string())))
     return fields
-
-
-def _slices(batch: Any, rows: int) -> Iterator[Any]:
-    if batch.num_rows <= rows:
-        yield batch
-        return
-    for start in range(0, batch.num_rows, rows):
-        yield batch.slice(start, rows)
 
 
 # --- the Python API -------------------------------------------------------------------
@@ -401,131 +355,6 @@ def result_frame(result: Any, index: Any) -> Any:
             mask = column.is_null().to_numpy(zero_copy_only=False)
             out[name] = pd.arrays.IntegerArray(values, mask)
     return pd.DataFrame(out, index=index)
-
-
-# --- files --------------------------------------------------------------------------
-
-
-class _Source:
-    """A columnar input file read a record batch at a time."""
-
-    def __init__(self, pa: Any, path: str, fmt: str, batch_rows: int) -> None:
-        self.path = path
-        self.batch_rows = batch_rows
-        self.total_rows = 0
-        self._closers: list[Any] = []
-        try:
-            if fmt == "parquet":
-                import pyarrow.parquet as pq
-
-                # Buffered reads: a row group's column chunk is read page by page,
-                # not whole (tens of MB for a million rows of distinct FENs).
-                parquet = pq.ParquetFile(path, buffer_size=1 << 20)
-                self._closers.append(parquet)
-                self.schema = parquet.schema_arrow
-                self.total_rows = parquet.metadata.num_rows
-                # One row group at a time: iter_batches over the whole file keeps
-                # what it read (pyarrow 26: 212 MB of Arrow memory after 10 million
-                # distinct FENs, against 32 MB flat this way).
-                self._reader: Callable[[], Iterator[Any]] = lambda: (
-                    batch for group in range(parquet.num_row_groups)
-                    for batch in parquet.iter_batches(batch_rows, row_groups=[group]))
-            elif path == "-":
-                stream = pa.ipc.open_stream(sys.stdin.buffer)
-                self.schema = stream.schema
-                self._reader = lambda: iter(stream)
-            else:
-                self._open_ipc(pa, path)
-        except (OSError, pa.ArrowException) as e:
-            self.close()
-            raise ColumnarError(f"cannot read {path} as {FORMAT_NAMES[fmt]}: {_arrow_message(e)}") from None
-
-    def _open_ipc(self, pa: Any, path: str) -> None:
-        source = pa.OSFile(path, "rb")
-        self._closers.append(source)
-        try:
-            ipc_file = pa.ipc.open_file(source)
-        except pa.ArrowInvalid:
-            # Not the file format (no ARROW1 footer): the stream format.
-            source.seek(0)
-            stream = pa.ipc.open_stream(source)
-            self.schema = stream.schema
-            self._reader = lambda: iter(stream)
-            return
-        self.schema = ipc_file.schema  # total_rows stays 0: counting reads every batch
-        self._reader = lambda: (ipc_file.get_batch(i) for i in range(ipc_file.num_record_batches))
-
-    def batches(self) -> Iterator[Any]:
-        for batch in self._reader():
-            yield from _slices(batch, self.batch_rows)
-
-    def close(self) -> None:
-        for item in self._closers:
-            try:
-                item.close()
-            except Exception:  # closing a reader that failed to open
-                pass
-        self._closers.clear()
-
-
-
-
-def _arrow_message(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    return text[0] if text else type(e).__name__
-
-
-class _Sink:
-    """A columnar output through :class:`pyfathom._output.Output`: a regular
-    file appears under its name only when complete, a device, FIFO or
-    stdout is written directly."""
-
-    def __init__(self, pa: Any, path: str, fmt: str, schema: Any) -> None:
-        from ._output import Output
-
-        self.path = path
-        try:
-            self._output = Output(path, binary=True)
-        except OSError as e:
-            raise ColumnarError(f"cannot write {path}: {e.strerror or e}") from None
-        try:
-            if fmt == "parquet":
-                import pyarrow.parquet as pq
-
-                self._writer = pq.ParquetWriter(self._output.file, schema)
-            else:
-                stream = os.path.splitext(path)[1].lower() == ".arrows"
-                self._writer = (pa.ipc.new_stream if stream else pa.ipc.new_file)(
-                    self._output.file, schema)
-        except (OSError, pa.ArrowException) as e:
-            self.abort()
-            raise ColumnarError(f"cannot write {path}: {_arrow_message(e)}") from None
-
-    def write(self, batch: Any) -> None:
-        self._writer.write_batch(batch)
-
-    def commit(self) -> None:
-        self._writer.close()
-        self._output.commit()
-
-    def abort(self) -> None:
-        writer = getattr(self, "_writer", None)
-        if writer is not None:
-            try:
-                writer.close()
-            except Exception:  # already failing: the temporary file goes anyway
-                pass
-        self._output.discard()
-
-
-def same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (an output must not overwrite its input)."""
-    if a == "-" or b == "-":
-        return False
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def output_schema(pa: Any, schema: Any, dtz: bool, path: str) -> Any:

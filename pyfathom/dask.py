@@ -115,13 +115,14 @@ def worker_tablebase(tables: TablePaths) -> Any:
                 raise WorkerTablesError(
                     f"worker {_worker_name()}: the table path {d} ({source}) is not a directory "
                     f"on this node; every worker needs the tables at the same path")
-        if not table_files.find_table_files(dirs):
+        folders = table_files.table_folders(dirs)  # one level down too, as the command line
+        if not folders:
             where = os.pathsep.join(str(d) for d in dirs)
             raise WorkerTablesError(
                 f"worker {_worker_name()}: no Syzygy tables in the table path {where} ({source})")
         tb = pyfathom.Tablebase()
-        for d in dirs:
-            tb.add_directory(str(d))
+        for folder in folders:
+            tb.add_directory(str(folder))
         _tablebases[tables] = tb
         _opens += 1
         return tb

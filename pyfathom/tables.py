@@ -8,8 +8,9 @@ download`` fills).
 
 People keep Syzygy sets as one folder per download (``syzygy/3-4-5-wdl``,
 ``syzygy/3-4-5-dtz``, ``syzygy/6-wdl``, ...).  :func:`table_folders` finds
-those one level below each folder it is given; the ``pyfathom`` command
-looks for tables that way.  :func:`check_tables` reads every file the way a
+those one level below each folder it is given, for any variant's tables;
+:func:`pyfathom.open_tablebase`, the ``pyfathom`` command and the server
+look for tables that way.  :func:`check_tables` reads every file the way a
 probe reads its parts (the C core's ``fathom_check_table``), so a damaged
 download is found before an engine meets the bad block.
 
@@ -57,17 +58,33 @@ def split_path_list(value: StrPath) -> list[str]:
     return [part for part in value.split(os.pathsep) if part]
 
 
-def is_table_file(name: str) -> bool:
-    """Whether *name* is the file name of a regular Syzygy table
-    (``KRPvKR.rtbw``, ``KQvK.rtbz``): python-chess's
-    :func:`chess.syzygy.is_tablename` for the stem (with either side first).
+_SUFFIXES = {
+    "chess": ("rtbw", "rtbz"),
+    "atomic": ("atbw", "atbz"),
+    "suicide": ("stbw", "stbz", "gtbw", "gtbz"),
+    "giveaway": ("gtbw", "gtbz", "stbw", "stbz"),
+    "antichess": ("gtbw", "gtbz", "stbw", "stbz"),
+}
+"""The table file suffixes each game's tablebase reads (by python-chess's
+``uci_variant``; the antichess family reads the pawnless tables of its
+sibling too: see :class:`pyfathom.Tablebase`)."""
+
+
+def is_table_file(name: str, variant: str = "chess") -> bool:
+    """Whether *name* is the file name of a Syzygy table of ``variant``
+    (python-chess's ``uci_variant``: ``KRPvKR.rtbw``, ``KQvK.rtbz`` for
+    standard chess, ``KBNvK.atbw`` for atomic, ...): python-chess's
+    :func:`chess.syzygy.is_tablename` for the stem (with either side first;
+    without kings in the antichess family).
 
     >>> is_table_file("KRPvKR.rtbw"), is_table_file("KvKRP.rtbz"), is_table_file("notes.txt")
     (True, True, False)
+    >>> is_table_file("BBvN.gtbw", "antichess"), is_table_file("BBvN.gtbw")
+    (True, False)
     """
     stem, _, suffix = name.rpartition(".")
-    return suffix in ("rtbw", "rtbz") and chess.syzygy.is_tablename(
-        stem, normalized=False, piece_count=None)
+    return suffix in _SUFFIXES.get(variant, ()) and chess.syzygy.is_tablename(
+        stem, normalized=False, piece_count=None, one_king=suffix[0] not in "sg")
 
 
 def default_dir() -> Path:
@@ -123,30 +140,31 @@ def find_table_files(dirs: Iterable[Path]) -> dict[str, list[Path]]:
     return found
 
 
-def _holds_tables(folder: Path) -> bool:
+def _holds_tables(folder: Path, variant: str) -> bool:
     try:
         with os.scandir(folder) as entries:
-            return any(is_table_file(e.name) and e.is_file() for e in entries)
+            return any(is_table_file(e.name, variant) and e.is_file() for e in entries)
     except OSError:
         return False
 
 
-def table_folders(dirs: Iterable[StrPath]) -> list[Path]:
+def table_folders(dirs: Iterable[StrPath], variant: str = "chess") -> list[Path]:
     """The folders to load tables from: each given folder that holds table
-    files, and each folder one level below it that does (sorted by name),
-    in that order, each once.
+    files of ``variant`` (python-chess's ``uci_variant``), and each folder
+    one level below it that does (sorted by name), in that order, each once.
 
-    Folders that do not exist or cannot be read are left out (the caller
-    says so: see ``pyfathom``'s messages).  Deeper folders are not searched:
-    a set is expected at most one level down, and a tree walk of a big disk
-    is not.
+    The one table lookup: :func:`pyfathom.open_tablebase`, the ``pyfathom``
+    commands and the server load their tables from these folders.  Folders
+    that do not exist or cannot be read are left out (the caller says so:
+    see ``pyfathom``'s messages).  Deeper folders are not searched: a set is
+    expected at most one level down, and a tree walk of a big disk is not.
     """
     found: list[Path] = []
     seen: set[str] = set()
 
     def add(folder: Path) -> None:
         key = os.path.realpath(folder)
-        if key not in seen and _holds_tables(folder):
+        if key not in seen and _holds_tables(folder, variant):
             seen.add(key)
             found.append(folder)
 

@@ -33,10 +33,10 @@ def best_by_root_probe(tb: Any, board: chess.Board) -> Optional[tuple[chess.Move
     under the clock, the first move of the highest rank; its exactness from a
     DTZ probe of the position it leads to; KeyError where the root probe
     fails."""
-    from pyfathom.annotate.bestmove import _best_move_by_root
+    from pyfathom.annotate.bestmove import _best_of, _root_moves
 
-    tb.probe_root(board)  # KeyError where a table some move needs is missing
-    return _best_move_by_root(tb, board)
+    # KeyError where a table some move needs is missing
+    return _best_of(tb, board, _root_moves(tb, board))
 
 
 def _mistake_boards(tb: Any, text: str) -> list[chess.Board]:
@@ -55,7 +55,7 @@ def _compare(tb: Any, boards: list[chess.Board]) -> tuple[list[str], int]:
     a move the old code skipped: its answer is at least as good, and among
     moves of the same rank it may name another one.  The position's DTZ
     given as a hint (right, or one ply off either way) changes nothing."""
-    from pyfathom.annotate.bestmove import _best_move, _best_move_by_children
+    from pyfathom.annotate.bestmove import _best_move, _best_of, _child_moves
 
     problems = []
     partial = 0
@@ -69,7 +69,7 @@ def _compare(tb: Any, boards: list[chess.Board]) -> tuple[list[str], int]:
             expected = best_by_root_probe(tb, board)
         except KeyError:
             partial += 1
-            old = _best_move_by_children(tb, board)
+            old = _best_of(tb, board, _child_moves(tb, board))
             if old is not None and (got is None or _rank(got[3], got[1]) < _rank(old[3], old[1])):
                 problems.append(f"{board.fen()}: {got} worse than {old}")
             continue
@@ -105,10 +105,10 @@ def test_best_move_with_five_pieces(syzygy_dir: Path, syzygy5_dir: Path) -> None
 def test_best_move_falls_back_where_a_table_is_missing(syzygy_dir: Path, tmp_path: Path) -> None:
     """Without KQvK's WDL table, the C call cannot rank a KQvKR position
     whose rook the queen can take: the moves are then probed one by one,
-    those that cannot be probed skipped (_best_move_by_children)."""
+    those that cannot be probed skipped (_child_moves)."""
     import pyfathom
     from pyfathom import _lowlevel
-    from pyfathom.annotate.bestmove import _best_move, _best_move_by_children
+    from pyfathom.annotate.bestmove import _best_move, _best_of, _child_moves
 
     for path in syzygy_dir.glob("*.rtb[wz]"):
         if path.name != "KQvK.rtbw":
@@ -121,7 +121,7 @@ def test_best_move_falls_back_where_a_table_is_missing(syzygy_dir: Path, tmp_pat
                                     0, board.turn, board.halfmove_clock)
         assert found.status == pyfathom.Status.MISSING_TABLE and "KQvK" in found.detail.table
         got = _best_move(tb, board)
-        assert got is not None and got == _best_move_by_children(tb, board)
+        assert got is not None and got == _best_of(tb, board, _child_moves(tb, board))
         assert board.san(got[0]) != "Qxd3+"  # the move that cannot be probed
 
 

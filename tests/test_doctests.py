@@ -25,12 +25,13 @@ MODULES = [
     "pyfathom.fathom",
     "pyfathom.tables",
     "pyfathom.columnar",
+    "pyfathom._columnar_files",
 ]
 
 # Modules whose docstrings must hold examples (so a finder bug cannot pass).
 WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom._board_probes",
                  "pyfathom._batch_probes", "pyfathom.fathom",
-                 "pyfathom.tables", "pyfathom.columnar"}
+                 "pyfathom.tables", "pyfathom.columnar", "pyfathom._columnar_files"}
 
 
 @pytest.mark.parametrize("name", MODULES)

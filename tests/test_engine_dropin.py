@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "fathom"
 CDIR = Path(__file__).resolve().parent / "c"
 STRICT = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]
-PUBLIC_HEADERS = ["tbprobe.h", "fathom.h", "fen.h"]
+PUBLIC_HEADERS = ["tbprobe.h", "fathom.h", "fen.h", "fathom_helpers.h"]
 
 # Fathom's published values for the names of its tbprobe.h / tbconfig.h.
 FATHOM_CONSTANTS = {

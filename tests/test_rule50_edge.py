@@ -445,3 +445,43 @@ def test_clock_at_or_past_the_limit(tablebase: Any) -> None:
                 for rm in root.moves:
                     assert abs(rm.wdl) <= 1 or rm.dtz == 1, (board.fen(), rm)
     assert probed == 6 * 12 * 5
+
+
+def test_clock_result_is_the_one_rule(tablebase: Any) -> None:
+    """``fathom_clock_result`` (``pyfathom._types.ClockResult``), the rule the
+    root ranking, the facade, annotate and the server share, against the
+    rule written out over every DTZ up to 1,100 plies (7-piece DTZs) and
+    clocks around the limit and far past it (clocks past what C takes are
+    the same as 65,535); and root moves' WDL is that result at face value
+    (a maybe-win counts as a win).  About 1 s (a loaded machine)."""
+    from pyfathom._lowlevel import clock_result
+    from pyfathom._types import WDL, ClockResult
+
+    def written_out(dtz: int, precise: bool, clock: int) -> ClockResult:
+        if dtz == 0:
+            return ClockResult.DRAW
+        plies = abs(dtz) + clock
+        if plies < 100 or (plies == 100 and precise):
+            won = ClockResult.WIN
+        elif plies == 100:
+            won = ClockResult.MAYBE_WIN
+        else:
+            won = ClockResult.CURSED_WIN
+        return won if dtz > 0 else ClockResult(-won)
+
+    checked = 0
+    for clock in (0, 1, 50, 98, 99, 100, 101, 150, 255, 256, 65535, 10**12):
+        for dtz in range(-1100, 1101, 1 if clock < 256 else 7):
+            for precise in (False, True):
+                assert clock_result(dtz, precise, clock) == written_out(dtz, precise, clock), \
+                    (dtz, precise, clock)
+                checked += 1
+    assert checked > 25_000
+    rng = random.Random("clock-result")
+    for key in ("KQvK", "KRvK", "KPvK", "KBNvK", "KRvKN"):
+        for _ in range(6):
+            board = random_position(rng, key)
+            board.halfmove_clock = rng.choice((0, 40, 80, 95, 99))
+            for rm in tablebase.probe_root(board).moves:
+                expected = clock_result(rm.dtz, True, board.halfmove_clock).face_wdl
+                assert rm.wdl == expected and type(expected) is WDL, (board.fen(), rm)

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import chess
+import chess.syzygy
 import pytest
 
 import pyfathom
@@ -81,6 +82,67 @@ def test_table_folders_one_level_down(syzygy_dir: Path, tmp_path: Path) -> None:
     assert tables.table_folders([root, root / "3-4-wdl"]) == [
         root, root / "3-4-dtz", root / "3-4-wdl"]
     assert tables.table_folders([tmp_path / "nope"]) == []
+
+
+def test_table_folders_of_each_variant(tmp_path: Path) -> None:
+    """The one lookup knows each game's suffixes (only names are read)."""
+    root = tmp_path / "sets"
+    for folder, name in (("std", "KRvK.rtbw"), ("atomic", "KBNvK.atbw"),
+                         ("suicide", "BBvN.stbz"), ("giveaway", "BBvN.gtbw")):
+        (root / folder).mkdir(parents=True)
+        (root / folder / name).write_bytes(b"")
+    (root / "atomic" / "KRvK.rtbw").mkdir()  # a directory named as a table: not a table
+    assert tables.table_folders([root]) == [root / "std"]
+    assert tables.table_folders([root], "atomic") == [root / "atomic"]
+    # The antichess family reads its sibling's (pawnless) tables too.
+    assert tables.table_folders([root], "suicide") == [root / "giveaway", root / "suicide"]
+    assert tables.table_folders([root], "antichess") == [root / "giveaway", root / "suicide"]
+    assert tables.table_folders([root], "crazyhouse") == []
+
+
+def test_open_tablebase_loads_the_sets_one_level_down(syzygy_dir: Path, tmp_path: Path) -> None:
+    """As the command line: ``open_tablebase("syzygy")`` finds
+    ``syzygy/3-4-wdl`` and ``syzygy/3-4-dtz``, and still the folder's own."""
+    root = tmp_path / "syzygy"
+    _copy(syzygy_dir, root / "3-4-wdl", "KRvK.rtbw")
+    _copy(syzygy_dir, root / "3-4-dtz", "KRvK.rtbz")
+    _copy(syzygy_dir, root, "KQvK.rtbw")
+    board, queen = chess.Board(KRVK), chess.Board("8/8/8/8/8/2Q5/8/1K1k4 w - - 0 1")
+    with chess.syzygy.open_tablebase(str(syzygy_dir)) as oracle:
+        expected = [oracle.probe_wdl(board), oracle.probe_dtz(board), oracle.probe_wdl(queen)]
+    with pyfathom.open_tablebase(root) as tb:
+        assert [tb.probe_wdl(board), tb.probe_dtz(board), tb.probe_wdl(queen)] == expected
+    with pyfathom.open_tablebase([root / "3-4-wdl"]) as tb:  # a set alone: no DTZ table
+        with pytest.raises(pyfathom.MissingTableError):
+            tb.probe_dtz(board)
+
+
+def test_variant_tables_one_level_down(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The drop-in and the command line find a variant's set one level
+    down, as they find standard sets."""
+    import json
+
+    import chess.variant
+
+    from pyfathom.cli import main
+    from variant_positions import variant_dir
+
+    root = tmp_path / "variants"
+    root.mkdir()
+    (root / "atomic").symlink_to(variant_dir("atomic"))
+    board = chess.variant.AtomicBoard("8/8/8/8/8/8/1Q6/K2k4 w - - 0 1")
+    with chess.syzygy.open_tablebase(str(root / "atomic"),
+                                     VariantBoard=chess.variant.AtomicBoard) as oracle:
+        expected = oracle.probe_dtz(board)
+        expected_wdl = oracle.probe_wdl(board)
+    with pyfathom.open_tablebase(root, VariantBoard=chess.variant.AtomicBoard) as tb:
+        assert tb.largest >= 3
+        assert (tb.probe_wdl(board), tb.probe_dtz(board)) == (expected_wdl, expected)
+    assert main(["probe", "--json", "--variant", "atomic", "--tables", str(root),
+                 board.fen()]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["dtz"] == expected
+    assert main(["probe", "--variant", "suicide", "--tables", str(root), board.fen()]) != 0
+    assert "no suicide Syzygy tables found" in capsys.readouterr().err
 
 
 # ---- the damage check ----------------------------------------------------------------

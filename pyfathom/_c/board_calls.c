@@ -50,7 +50,7 @@
 
 #include <stdint.h>
 
-#include "fathom.h"
+#include "fathom_helpers.h"
 #include "tbprobe.h"
 
 /* The name of the capsules that carry a fathom_tb pointer into the calls

@@ -52,8 +52,9 @@ def annotate_stream(tb: Tablebase, source: IO[str], out: Optional[IO[str]] = Non
         elif warned == MAX_WARNINGS + 1:
             user_warn("more games skipped or not probed are not shown (see the summary)")
 
-    pinned = tb._pinned
-    handle = tb._handle()
+    core = tb._core_access()
+    pinned = core.pinned
+    handle = core.handle
     largest = tb.largest
     say = warn_capped
     while True:

@@ -7,6 +7,9 @@ from typing import NamedTuple
 
 import chess.pgn
 
+from pyfathom import _lowlevel as _ll
+from pyfathom._types import ClockResult
+
 WIN, DRAW, LOSS = 1, 0, -1
 """Results for one side: the game's outcome for it under the 50-move rule."""
 
@@ -50,7 +53,8 @@ def verdict(dtz: int, precise: bool, clock: int, mated: bool = False) -> Verdict
     clock, ``mated`` True for a checkmate (a loss whatever the clock).
 
     A win counts when the zeroing move comes within the 50-move rule:
-    ``dtz + clock <= 100``; a loss likewise with ``-dtz``.
+    ``dtz + clock <= 100``; a loss likewise with ``-dtz`` (the core's one
+    rule: :class:`~pyfathom._types.ClockResult`).
 
     >>> verdict(30, True, 70)
     Verdict(result=1, doubt=False, fifty=False, dtz=30, precise=True, clock=70, mated=False)
@@ -61,13 +65,19 @@ def verdict(dtz: int, precise: bool, clock: int, mated: bool = False) -> Verdict
     """
     if mated:
         return Verdict(LOSS, False, False, dtz, precise, clock, True)
-    if dtz == 0:
-        return Verdict(DRAW, False, False, dtz, precise, clock, False)
-    distance = dtz if dtz > 0 else -dtz
-    if distance + clock <= 100:
-        return Verdict(WIN if dtz > 0 else LOSS, not precise and distance + clock == 100,
-                       False, dtz, precise, clock, False)
-    return Verdict(DRAW, False, True, dtz, precise, clock, False)
+    r = _ll.clock_result(dtz, precise, clock)
+    return Verdict(_RESULT_AT_FACE_VALUE[r], r.maybe,
+                   r in (ClockResult.CURSED_WIN, ClockResult.BLESSED_LOSS),
+                   dtz, precise, clock, False)
+
+
+_RESULT_AT_FACE_VALUE = {
+    ClockResult.LOSS: LOSS, ClockResult.MAYBE_LOSS: LOSS, ClockResult.BLESSED_LOSS: DRAW,
+    ClockResult.DRAW: DRAW, ClockResult.CURSED_WIN: DRAW, ClockResult.MAYBE_WIN: WIN,
+    ClockResult.WIN: WIN,
+}
+"""The result a clock result gives the side to move, a rounded DTZ taken at
+its face value (a maybe-win is a WIN, with doubt)."""
 
 
 def move_dtz(child_dtz: int, zeroing: bool, mates: bool) -> int:
@@ -99,3 +109,20 @@ def _move_rank(result: int, dtz: int) -> tuple[int, int, int]:
         side = (dtz > 0) - (dtz < 0)
         return (DRAW, side, -abs(dtz) if side > 0 else abs(dtz))
     return (result, 0, -dtz)
+
+
+def _move_key(dtz: int, zeroing: bool, clock: int) -> tuple[int, tuple[int, int, int]]:
+    """(the mover's result, :func:`_move_rank`) of a move with DTZ ``dtz``
+    (:func:`move_dtz`'s, counted from the position) from a position with
+    halfmove clock ``clock``: the key ``fathom_best_move`` ranks moves by
+    (``move_key`` in tb_probe.c), a win or loss only within the 50-move
+    rule, the DTZ at its face value.
+
+    >>> _move_key(1, False, 99), _move_key(2, False, 99)   # a mate; a win one ply too slow
+    ((1, (1, 0, -1)), (0, (0, 1, -2)))
+    """
+    if dtz == 1 and not zeroing:
+        result = WIN  # only a mate wins in one ply without zeroing
+    else:
+        result = _RESULT_AT_FACE_VALUE[_ll.clock_result(dtz, True, clock)]
+    return result, _move_rank(result, dtz)

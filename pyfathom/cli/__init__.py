@@ -21,8 +21,8 @@ batch), 2 for wrong usage, 128 + the signal's number when SIGINT, SIGTERM or
 SIGHUP stops a command (its temporary output file removed).
 
 Where things are: this module holds the parser and :func:`main`; each command
-is a module of this package (``probe``, ``info``, ``download``, ``batch``)
-(``serve`` lives with the server, in :mod:`pyfathom.server.command`)
+is a module of this package (``probe``, ``info``, ``download``, ``batch``
+with ``columnar`` for its Parquet/Arrow side, ``annotate``, ``serve``)
 with ``register(subparsers)``, which adds its sub-parser and sets
 ``func=run``, and ``run(args) -> int``, the exit status.  What commands
 share (:class:`CliError`, table opening, the progress bar, messages on
@@ -39,9 +39,8 @@ import sys
 from typing import NoReturn
 
 from pyfathom._output import Terminated, terminate_on_signals
-from pyfathom.server import command as serve
 
-from . import annotate, batch, download, info, probe
+from . import annotate, batch, download, info, probe, serve
 from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err, os_error_text
 
 __all__ = ["main", "CliError"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import stat
 import sys
 import time
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err", "os_error_text",
-           "open_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
+           "open_input", "check_output_is_not_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
 
 PROG = "pyfathom"
 
@@ -64,6 +65,28 @@ def open_input(path: str, what: str) -> Any:
 # --- tables -----------------------------------------------------------------------
 
 
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def check_output_is_not_input(input_path: str, output: str) -> None:
+    """UsageError when OUT is the input file: the same name, a symbolic link
+    to it, or a hard link (the same inode).  Checked before anything is
+    opened for writing, so the input is never touched."""
+    try:
+        out_stat = os.stat(output)
+    except OSError:
+        return  # OUT does not exist (or cannot be read): it cannot be the input
+    try:
+        in_stat = os.fstat(sys.stdin.fileno()) if input_path == "-" else os.stat(input_path)
+    except (OSError, ValueError):
+        return
+    if _same_file(in_stat, out_stat) and stat.S_ISREG(out_stat.st_mode):
+        what = "standard input" if input_path == "-" else f"the input {input_path}"
+        raise UsageError(f"-o {output} is {what} (the same file): writing it would "
+                         f"destroy the positions; choose another output")
+
+
 def add_tables_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--tables DIR`` option, the same for every command."""
     parser.add_argument("--tables", action="append", metavar="DIR",
@@ -80,11 +103,12 @@ def download_hint(dirs: Sequence[Path], origin: str) -> str:
     return f"{PROG} download --dest {shlex.quote(str(dirs[0]))}"
 
 
-def find_tables(explicit: Sequence[str] | None) -> tuple[list[Path], list[Path], str]:
-    """(folders holding tables, folders looked up, where the lookup came
-    from) for ``--tables`` values, else ``$SYZYGY_PATH``, else the download
-    directory; each looked-up folder and the folders one level below it
-    count (``syzygy/3-4-5-wdl``, ``syzygy/6-dtz``, ...:
+def find_tables(explicit: Sequence[str] | None,
+                variant: str = "chess") -> tuple[list[Path], list[Path], str]:
+    """(folders holding tables of ``variant``, folders looked up, where the
+    lookup came from) for ``--tables`` values, else ``$SYZYGY_PATH``, else
+    the download directory; each looked-up folder and the folders one level
+    below it count (``syzygy/3-4-5-wdl``, ``syzygy/6-dtz``, ...:
     :func:`pyfathom.tables.table_folders`).  Raises CliError when a
     ``--tables`` folder does not exist, or when no table is found."""
     from pyfathom import tables
@@ -96,11 +120,14 @@ def find_tables(explicit: Sequence[str] | None) -> tuple[list[Path], list[Path],
     if origin == "--tables" and absent:
         what = "not a directory" if absent[0].exists() else "no such directory"
         raise CliError(f"--tables {absent[0]}: {what}")
-    folders = tables.table_folders(dirs)
+    folders = tables.table_folders(dirs, variant)
     if not folders:
         where = os.pathsep.join(str(d) for d in dirs)
         if len(absent) == len(dirs) and origin != "default":
             raise CliError(f"{source} names no existing directory ({where})")
+        if variant != "chess":  # pyfathom download fetches standard tables only
+            raise CliError(f"no {variant} Syzygy tables found in {where} or the folders one "
+                           f"level below ({source}; see --tables)")
         raise CliError(
             f"no Syzygy tables found in {where} or the folders one level below ({source}); "
             f"run: {download_hint(dirs, origin)}"
@@ -120,32 +147,23 @@ def add_variant_argument(parser: argparse.ArgumentParser) -> None:
 
 def open_tables(explicit: Sequence[str] | None, variant: str | None = None) -> Any:
     """Open a Tablebase over the folders :func:`find_tables` finds (for a
-    ``--variant``, over the directories looked up, with that game's board
-    class and tables), or raise CliError."""
+    ``--variant``, with that game's board class and tables), or raise
+    CliError."""
+    import chess
+
     import pyfathom
 
-    if variant and variant != "chess":
-        return _open_variant_tables(explicit, variant)
-    folders, _, _ = find_tables(explicit)
-    tb = pyfathom.Tablebase()
+    game = variant or "chess"
+    folders, _, _ = find_tables(explicit, game)
+    if game == "chess":
+        board_class: type[chess.Board] = chess.Board
+    else:  # chess.variant is imported only for a variant
+        import chess.variant
+
+        board_class = chess.variant.find_variant(game)
+    tb = pyfathom.Tablebase(VariantBoard=board_class)
     for folder in folders:
         tb.add_directory(str(folder))
-    return tb
-
-
-def _open_variant_tables(explicit: Sequence[str] | None, variant: str) -> Any:
-    import chess.variant
-
-    import pyfathom
-    from pyfathom import tables
-
-    dirs, _ = tables.table_dirs(explicit)
-    tb = pyfathom.Tablebase(VariantBoard=chess.variant.find_variant(variant))
-    found = sum(tb.add_directory(str(d)) for d in dirs if d.is_dir())
-    if not found:
-        tb.close()
-        where = os.pathsep.join(str(d) for d in dirs)
-        raise CliError(f"no {variant} Syzygy tables found in {where} (see --tables)")
     return tb
 
 

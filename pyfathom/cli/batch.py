@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 import time
 from typing import IO, Any
@@ -13,7 +12,8 @@ from typing import IO, Any
 from pyfathom._output import Output
 
 from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError,
-                      add_tables_argument, add_variant_argument, err, open_input, open_tables)
+                      add_tables_argument, add_variant_argument, check_output_is_not_input, err,
+                      open_input, open_tables)
 
 MAX_REPORTED = 100
 """Bad lines reported on stderr one by one by default (``--max-errors``);
@@ -81,28 +81,6 @@ def _carry_fields(value: str) -> tuple[str, ...]:
     return names
 
 
-def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
-def _check_output_is_not_input(input_path: str, output: str) -> None:
-    """UsageError when OUT is the input file: the same name, a symbolic link
-    to it, or a hard link (the same inode).  Checked before anything is
-    opened for writing, so the input is never touched."""
-    try:
-        out_stat = os.stat(output)
-    except OSError:
-        return  # OUT does not exist (or cannot be read): it cannot be the input
-    try:
-        in_stat = os.fstat(sys.stdin.fileno()) if input_path == "-" else os.stat(input_path)
-    except (OSError, ValueError):
-        return
-    if _same_file(in_stat, out_stat) and stat.S_ISREG(out_stat.st_mode):
-        what = "standard input" if input_path == "-" else f"the input {input_path}"
-        raise UsageError(f"-o {output} is {what} (the same file): writing it would "
-                         f"destroy the positions; choose another output")
-
-
 def run(args: argparse.Namespace) -> int:
     from pyfathom import batch_files
 
@@ -121,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         return columnar.run(args)
     to_file = bool(args.output) and args.output != "-"
     if to_file:
-        _check_output_is_not_input(args.file, args.output)
+        check_output_is_not_input(args.file, args.output)
         if os.path.isdir(args.output):
             raise CliError(f"cannot write {args.output}: it is a directory")
     source = open_input(args.file, "FEN/EPD text")

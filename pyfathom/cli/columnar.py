@@ -10,8 +10,8 @@ import argparse
 import os
 import time
 
-from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError, err,
-                      open_tables)
+from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError,
+                      check_output_is_not_input, err, open_tables)
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,11 +72,9 @@ def run(args: argparse.Namespace) -> int:
 def _run_file(args: argparse.Namespace) -> int:
     from pyfathom.columnar import ColumnarError, run_columnar_batch
 
-    from .batch import _check_output_is_not_input
-
     if args.output is None:
         args.output = "-"  # Parquet/Arrow input, CSV or JSON lines on stdout
-    _check_output_is_not_input(args.file, args.output)  # a usage error, as for text
+    check_output_is_not_input(args.file, args.output)  # a usage error, as for text
     if args.file != "-" and not os.path.isfile(args.file):
         raise CliError(f"cannot read {args.file}: "
                        f"{'is a directory' if os.path.isdir(args.file) else 'no such file'}")

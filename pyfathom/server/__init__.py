@@ -6,12 +6,8 @@ from the move facts of :mod:`pyfathom.server.moves`,
 :mod:`pyfathom.server.app` is the Starlette application,
 :mod:`pyfathom.server.batch` reads and bounds ``POST /standard/batch``,
 :mod:`pyfathom.server.web` holds content negotiation, caching headers and CORS,
-:mod:`pyfathom.server.command` the command-line glue (``register``/``run``),
 :mod:`pyfathom.server.protocol` uvicorn's HTTP protocol with JSON on its own 400s and
 a request-arrival timeout,
 and ``static/`` holds the explorer page, served by the package itself.
+The command that starts it is :mod:`pyfathom.cli.serve`.
 """
-
-from pyfathom.server.command import register, run
-
-__all__ = ["register", "run"]

@@ -223,11 +223,10 @@ def _exact_mates(request: Request) -> bool:
     return _FLAGS[value]
 
 
-def _open(dirs: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.Tablebase:
+def _open(folders: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.Tablebase:
     tb = pyfathom.Tablebase(VariantBoard=VariantBoard)
-    for directory in dirs:
-        if os.path.isdir(directory):
-            tb.add_directory(str(directory))
+    for folder in folders:
+        tb.add_directory(str(folder))
     return tb
 
 
@@ -236,19 +235,23 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     """The server over the tables in ``tables`` (directories; None: as the
     command line finds them, from ``$SYZYGY_PATH`` or the download
     directory), with atomic and antichess tables from ``atomic`` and
-    ``antichess`` (none: those endpoints answer 404).
+    ``antichess`` (none: those endpoints answer 404); each directory and the
+    folders one level below it (:func:`pyfathom.tables.table_folders`).
 
     :raises: :exc:`FileNotFoundError` when no table is found there.
     """
     from pyfathom import tables as table_files
 
     dirs, _origin = table_files.table_dirs(list(tables) if tables else None)
-    if not table_files.find_table_files(dirs):
+    folders = table_files.table_folders(dirs)  # one level down too, as the command line
+    if not folders:
         raise FileNotFoundError(f"no Syzygy tables found in {os.pathsep.join(map(str, dirs))}")
-    tablebases: dict[str, pyfathom.Tablebase] = {"standard": _open(dirs, chess.Board)}
+    tablebases: dict[str, pyfathom.Tablebase] = {"standard": _open(folders, chess.Board)}
     for variant, variant_dirs in (("atomic", atomic), ("antichess", antichess)):
         if variant_dirs:
-            tablebases[variant] = _open(variant_dirs, lichess.VARIANTS[variant])
+            board_class = lichess.VARIANTS[variant]
+            tablebases[variant] = _open(
+                table_files.table_folders(variant_dirs, str(board_class.uci_variant)), board_class)
     tb = tablebases["standard"]
     cache = _AnswerCache(cache_size)
     light, heavy = _Pool(PROBE_THREADS, MAX_WAITING), _Pool(HEAVY_THREADS, MAX_WAITING)

@@ -69,6 +69,7 @@ import chess.variant
 import pyfathom
 from pyfathom.fen import FenError, parse_board
 from pyfathom import _lowlevel as _ll
+from pyfathom._types import ClockResult
 from pyfathom.server.moves import Child, children as _children
 
 __all__ = [
@@ -228,18 +229,19 @@ def category(dtz: Optional[int], precise: bool, *, checkmate: bool, drawn: bool,
         return "unknown"
     if halfmoves_before >= 100:
         return "blessed-loss" if dtz < 0 else "cursed-win"
-    # Plies until the zeroing move, counting those already on the clock; a
-    # rounded value may stand for one ply more.
-    plies = abs(dtz) + halfmoves
-    if plies > 100:
-        decisive: Optional[bool] = False
-    elif precise or plies < 100:
-        decisive = True
-    else:
-        decisive = None
-    if dtz > 0:
-        return "win" if decisive else "cursed-win" if decisive is False else "syzygy-win"
-    return "loss" if decisive else "blessed-loss" if decisive is False else "syzygy-loss"
+    return _CLOCK_CATEGORY[_ll.clock_result(dtz, precise, halfmoves)]
+
+
+_CLOCK_CATEGORY = {
+    ClockResult.LOSS: "loss",
+    ClockResult.MAYBE_LOSS: "syzygy-loss",  # the table's rounding decides
+    ClockResult.BLESSED_LOSS: "blessed-loss",
+    ClockResult.DRAW: "draw",
+    ClockResult.CURSED_WIN: "cursed-win",
+    ClockResult.MAYBE_WIN: "syzygy-win",
+    ClockResult.WIN: "win",
+}
+"""lila's category of each result under the 50-move rule."""
 
 
 _ProbeResult = tuple[Optional[int], bool]

@@ -31,7 +31,7 @@
  * call valid) stops the replay: the caller reads that game with
  * python-chess, so an answer from here is never a guess.
  */
-#include "fathom.h"
+#include "fathom_helpers.h"
 #include "tb_chess.h"
 
 #include <string.h>

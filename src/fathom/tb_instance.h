@@ -8,6 +8,7 @@
 #include "tb_internal.h"
 
 #include "fathom.h"
+#include "fen.h"
 #include "tb_table.h"
 
 #include "tb_platform.h"
@@ -88,13 +89,11 @@ static inline int tb_slot_ready(fathom_tb *tb, tb_entry *entry, tb_slot *slot,
 /* Table name for a material key, stronger side first ("KRvKP"). */
 TB_INTERNAL void tb_key_name(tb_key key, char *out, size_t size);
 
-/* fathom_probe_root (tb_probe.c); with wdl_root set, a root whose own DTZ
+/* fathom_probe_root (tb_probe.c) of board (its halfmove clock, no castling
+ * rights: the caller checks them); with wdl_root set, a root whose own DTZ
  * table is missing is still answered from its WDL and its moves' probes
  * (Fathom's tb_probe_root_dtz does). */
-TB_INTERNAL int tb_probe_root_moves(fathom_tb *tb, uint64_t white, uint64_t black,
-                                    uint64_t kings, uint64_t queens, uint64_t rooks,
-                                    uint64_t bishops, uint64_t knights, uint64_t pawns,
-                                    unsigned ep, int turn, unsigned rule50, int wdl_root,
+TB_INTERNAL int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
                                     fathom_root_move *moves, unsigned *count, int *wdl,
                                     int *dtz, int *dtz_precise, fathom_detail *detail);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fathom_helpers.h"
 #include "tb_batch.h"
 #include "tb_instance.h"
 #include "tb_variant.h"
@@ -720,14 +721,20 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
 /* Root                                                                */
 /* ------------------------------------------------------------------ */
 
-/* WDL under the 50-move rule of a DTZ counted from a clock of rule50. */
+/* WDL under the 50-move rule of a DTZ counted from a clock of rule50, a
+ * rounded DTZ taken at its face value (fathom_root_move.wdl). */
 static int wdl_with_clock(int rule50, int dtz)
 {
-    if (dtz > 0)
-        return dtz + rule50 <= 100 ? 2 : 1;
-    if (dtz < 0)
-        return -dtz + rule50 <= 100 ? -2 : -1;
-    return 0;
+    return fathom_clock_wdl(fathom_clock_result(dtz, 1, (unsigned)rule50));
+}
+
+/* Is a DTZ counted from a clock of rule50 on the 50-move edge: rounded,
+ * and its zeroing move exactly at ply 100, so that the rounding decides
+ * between a win (loss) and a 50-move draw? */
+static int on_clock_edge(int dtz, int precise, int rule50)
+{
+    int r = fathom_clock_result(dtz, precise, (unsigned)rule50);
+    return r == FATHOM_CLOCK_MAYBE_WIN || r == FATHOM_CLOCK_MAYBE_LOSS;
 }
 
 /* Stockfish/Fathom's tbRank: certain wins tie at the top, losses that a
@@ -739,8 +746,9 @@ static int wdl_with_clock(int rule50, int dtz)
 static int root_rank(int dtz, int precise, int rule50)
 {
     if (dtz > 0)
-        return dtz + rule50 + !precise <= 100 ? FATHOM_RANK_MAX
-                                              : FATHOM_RANK_MAX - (dtz + rule50);
+        return fathom_clock_result(dtz, precise, (unsigned)rule50) == FATHOM_CLOCK_WIN
+                   ? FATHOM_RANK_MAX
+                   : FATHOM_RANK_MAX - (dtz + rule50);
     if (dtz < 0)
         return -dtz * 2 + rule50 < 100 ? -FATHOM_RANK_MAX : -FATHOM_RANK_MAX + (-dtz + rule50);
     return 0;
@@ -991,7 +999,7 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
     for (int i = 0; i < n; i++) {
         fathom_root_move *m = &moves[i];
         int v = m->dtz, j = 0;
-        if (m->dtz_precise || (v != plies_left && v != -plies_left))
+        if (!on_clock_edge(v, m->dtz_precise, (int)root->rule50))
             continue;
         /* Moves on the edge neither capture nor move a pawn. */
         while (j < n_legal && (legal[j].from != m->from || legal[j].to != m->to))
@@ -1090,30 +1098,31 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail)
 {
-    return tb_probe_root_moves(tb, white, black, kings, queens, rooks, bishops,
-                               knights, pawns, ep, turn, rule50, 0, moves,
-                               count, wdl, dtz, dtz_precise, detail);
+    fathom_board board = {white, black, kings, queens, rooks, bishops, knights, pawns,
+                          (uint8_t)(ep > 63 ? 64 : ep), /* not a square: refused */
+                          (uint8_t)(turn != 0), 0,
+                          (uint16_t)(rule50 > 0xffff ? 0xffff : rule50), 1};
+    return tb_probe_root_moves(tb, &board, 0, moves, count, wdl, dtz, dtz_precise,
+                               detail);
 }
 
-int tb_probe_root_moves(fathom_tb *tb, uint64_t white, uint64_t black,
-                        uint64_t kings, uint64_t queens, uint64_t rooks,
-                        uint64_t bishops, uint64_t knights, uint64_t pawns,
-                        unsigned ep, int turn, unsigned rule50, int wdl_root,
+int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
                         fathom_root_move *moves, unsigned *count, int *wdl,
                         int *dtz, int *dtz_precise, fathom_detail *detail)
 {
     tb_pos pos;
     probe pr = {tb, {0, NULL, 0}, NULL, 0};
-    if (!moves || !count || !wdl || !dtz || !dtz_precise)
+    if (!board || !moves || !count || !wdl || !dtz || !dtz_precise)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
-    int status = prepare(tb, &pos, white, black, kings, queens, rooks, bishops,
-                         knights, pawns, ep, turn);
+    int status = prepare(tb, &pos, board->white, board->black, board->kings,
+                         board->queens, board->rooks, board->bishops,
+                         board->knights, board->pawns, board->ep, board->turn);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return status;
     }
-    pos.rule50 = (uint8_t)(rule50 > 255 ? 255 : rule50);
+    pos.rule50 = (uint8_t)(board->halfmove > 255 ? 255 : board->halfmove);
     int root_dtz, root_precise, root_wdl = 0, from_moves = 0;
     status = any_probe_dtz(&pr, &pos, &root_dtz, &root_precise);
     if (status == FATHOM_ERR_MISSING_TABLE && pr.failure.is_dtz && wdl_root &&
@@ -1143,7 +1152,7 @@ int tb_probe_root_moves(fathom_tb *tb, uint64_t white, uint64_t black,
                 break;
             v = -v;
             v += v > 0 ? 1 : v < 0 ? -1 : 0;
-            on_edge += !p && (v == plies_left || v == -plies_left);
+            on_edge += on_clock_edge(v, p, (int)pos.rule50);
         } else {
             status = any_probe_wdl(&pr, &child, &v);
             if (status != FATHOM_OK)
@@ -1173,8 +1182,8 @@ int tb_probe_root_moves(fathom_tb *tb, uint64_t white, uint64_t black,
     *dtz = root_dtz;
     *dtz_precise = root_precise;
     *wdl = wdl_with_clock((int)pos.rule50, root_dtz);
-    if (!root_precise && n > 0 && plies_left > 0 &&
-        (root_dtz == plies_left || root_dtz == -plies_left) && !tb->consts.variant) {
+    if (n > 0 && on_clock_edge(root_dtz, root_precise, (int)pos.rule50) &&
+        !tb->consts.variant) {
         /* The root's own rounded DTZ leaves its outcome open; its best
          * move's (settled above where it was on the edge) is the root's. */
         *wdl = moves[0].wdl;
@@ -1257,7 +1266,7 @@ static best_key move_key(int v, int zeroing, int rule50)
     if (v == 1 && !zeroing)
         k.result = 1; /* a mate: only a mate wins in one ply without zeroing */
     else
-        k.result = wdl == 2 ? 1 : wdl == -2 ? -1 : 0;
+        k.result = wdl == 2 ? 1 : wdl == -2 ? -1 : 0; /* a win or loss in time */
     if (k.result == 0)
         k.side = (v > 0) - (v < 0);
     k.length = -v; /* a short win, a long loss; among draws -|v| or |v| */
@@ -1280,192 +1289,243 @@ static int loss_floor(best_key best, int rule50)
     return 1 - limit;
 }
 
-/*
- * fathom_best_move (declared in fathom.h): the move fathom_probe_root's
- * list would give pyfathom annotate, with far fewer DTZ probes.  Every
- * child gets a WDL probe (a few hundred ns); the WDL alone fixes the DTZ of
- * zeroing moves, mates and draws, and bounds the key of the others (a
- * winning quiet move has DTZ >= 2, a losing one is at best a draw), so
- * only the quiet moves whose bound reaches the best key known so far get a
- * DTZ probe: none when a zeroing win or a mate exists, the winning quiet
- * moves otherwise.  Ties go to the move fathom_probe_root sorts first
- * (root_order, then the move generator's order), so the answer is the one
- * a full root probe gives.
- */
-int fathom_best_move(fathom_tb *tb, uint64_t white, uint64_t black,
-                     uint64_t kings, uint64_t queens, uint64_t rooks,
-                     uint64_t bishops, uint64_t knights, uint64_t pawns,
-                     unsigned ep, int turn, unsigned rule50, int dtz_hint,
-                     fathom_root_move *best, int *result, unsigned *count,
-                     unsigned *dtz_probes, int *on_edge,
-                     fathom_detail *detail)
-{
+/* The moves of one fathom_best_move call, as far as they are known. */
+typedef struct best_search {
+    fathom_tb *tb;
+    probe pr;
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
-    if (!best || !result || !count || !dtz_probes || !on_edge)
-        return FATHOM_ERR_ARGUMENT;
-    *count = 0;
-    *dtz_probes = 0;
-    *on_edge = 0;
-    int status = prepare(tb, &pos, white, black, kings, queens, rooks, bishops,
-                         knights, pawns, ep, turn);
-    if (status != FATHOM_OK) {
-        fill_detail(&pr.failure, detail);
-        return status;
-    }
-    pos.rule50 = (uint8_t)(rule50 > 255 ? 255 : rule50);
-    int clock = (int)pos.rule50, plies_left = 100 - clock;
-
+    int clock;   /* the root's halfmove clock (at most 255, as tb_pos keeps it) */
+    int n;       /* legal moves */
+    int top;     /* the best move known so far, -1 for none */
+    unsigned dtz_probes;
     tb_move legal[TB_MAX_LEGAL];
     fathom_root_move moves[TB_MAX_LEGAL];
-    best_key keys[TB_MAX_LEGAL], bounds[TB_MAX_LEGAL];
-    unsigned char known[TB_MAX_LEGAL], winning[TB_MAX_LEGAL], on_the_edge[TB_MAX_LEGAL];
-    int n = any_gen_all(tb, &pos, legal);
-    int top = -1; /* the best move known so far */
+    best_key keys[TB_MAX_LEGAL];   /* where known */
+    best_key bounds[TB_MAX_LEGAL]; /* where not: the best key the move can have */
+    unsigned char known[TB_MAX_LEGAL]; /* 0 no, 1 yes, 2 below the aim (dropped) */
+    unsigned char winning[TB_MAX_LEGAL], on_the_edge[TB_MAX_LEGAL];
+} best_search;
 
-    /* The key of every move from its WDL: exact, or a bound. */
-    for (int i = 0; i < n; i++) {
+/* Is evaluated move i better than evaluated move j: key, then
+ * fathom_probe_root's order (root_order, stable over the generator's)? */
+static int better_move(const best_search *s, int i, int j)
+{
+    int c = compare_keys(s->keys[i], s->keys[j]);
+    if (c != 0)
+        return c > 0;
+    c = root_order(&s->moves[i], &s->moves[j]);
+    return c < 0 || (c == 0 && i < j);
+}
+
+static void take_if_best(best_search *s, int i)
+{
+    if (s->top < 0 || better_move(s, i, s->top))
+        s->top = i;
+}
+
+/* The key of every move from its WDL probe: exact for zeroing moves,
+ * mates and draws, a bound for the others. */
+static int best_from_wdl(best_search *s)
+{
+    for (int i = 0; i < s->n; i++) {
         tb_pos child;
         int w = 0, v = 0;
-        any_do_move(tb, &pos, legal[i], &child);
-        status = any_probe_wdl(&pr, &child, &w);
-        if (status != FATHOM_OK) {
-            fill_detail(&pr.failure, detail);
+        any_do_move(s->tb, &s->pos, s->legal[i], &child);
+        int status = any_probe_wdl(&s->pr, &child, &w);
+        if (status != FATHOM_OK)
             return status;
-        }
         int zeroing = child.rule50 == 0;
-        known[i] = 1;
-        winning[i] = w < 0;
-        on_the_edge[i] = 0;
+        s->known[i] = 1;
+        s->winning[i] = w < 0;
+        s->on_the_edge[i] = 0;
         if (zeroing)
             v = dtz_before_zeroing(-w);
-        else if (w == -2 && any_is_checkmate(tb, &child))
+        else if (w == -2 && any_is_checkmate(s->tb, &child))
             v = 1;
         else if (w != 0)
-            known[i] = 0; /* w == 0: a draw, DTZ 0 */
-        fathom_root_move *m = describe_move(&moves[i], legal[i]);
-        if (known[i]) {
+            s->known[i] = 0; /* w == 0: a draw, DTZ 0 */
+        fathom_root_move *m = describe_move(&s->moves[i], s->legal[i]);
+        if (s->known[i]) {
             m->dtz = v;
             m->dtz_precise = 1;
-            m->rank = root_rank(v, 1, clock);
-            keys[i] = move_key(v, zeroing, clock);
+            m->rank = root_rank(v, 1, s->clock);
+            s->keys[i] = move_key(v, zeroing, s->clock);
+            take_if_best(s, i);
         } else if (w < 0) {
             /* A winning quiet move: DTZ >= 2 from the root. */
             best_key win = {1, 0, -2}, fifty = {0, 1, -2};
-            bounds[i] = 2 + clock <= 100 ? win : fifty;
+            s->bounds[i] = wdl_with_clock(s->clock, 2) == 2 ? win : fifty;
         } else {
             /* A losing quiet move: a draw by the 50-move rule at best. */
             best_key saved = {0, -1, 0x7fffffff};
-            bounds[i] = saved;
+            s->bounds[i] = saved;
         }
     }
+    return FATHOM_OK;
+}
 
-    /* Better of two evaluated moves: key, then fathom_probe_root's order
-     * (root_order, stable over the generator's order). */
-#define BETTER(i, j) (compare_keys(keys[i], keys[j]) > 0 || \
-                      (compare_keys(keys[i], keys[j]) == 0 && \
-                       (root_order(&moves[i], &moves[j]) < 0 || \
-                        (root_order(&moves[i], &moves[j]) == 0 && (i) < (j)))))
-    for (int i = 0; i < n; i++)
-        if (known[i] && (top < 0 || BETTER(i, top)))
-            top = i;
-    /* DTZ for the others, best bound first, while the bound can reach the
-     * best key (an equal key may still win the tie).  The first pass also
-     * takes the root's DTZ as a goal (a move with that DTZ is what the
-     * root's DTZ says exists), so that winning quiet moves that win slower
-     * are dropped from the start; if no move reaches the goal (the DTZ was
-     * rounded), a second pass without it takes up the dropped moves. */
-    best_key goal = move_key(dtz_hint, 0, clock);
+/* The DTZ of move i (not known yet); have_aim/aim: the key it must reach
+ * to matter, so that a winning move's DTZ search may stop early. */
+static int best_probe_dtz(best_search *s, int i, int have_aim, best_key aim)
+{
+    tb_pos child;
+    int v = 0, p = 1, status;
+    any_do_move(s->tb, &s->pos, s->legal[i], &child);
+    if (s->winning[i] && have_aim && !s->tb->consts.variant && !child.ep) {
+        /* The opponent's loss may be dropped as soon as it is known to
+         * last longer than the aim's: its key is then lower. */
+        status = probe_dtz_no_ep(&s->pr, &child, loss_floor(aim, s->clock), &v, &p);
+    } else {
+        status = any_probe_dtz(&s->pr, &child, &v, &p);
+    }
+    if (status != FATHOM_OK)
+        return status;
+    ++s->dtz_probes;
+    v = -v;
+    v += v > 0 ? 1 : v < 0 ? -1 : 0;
+    /* fathom_probe_root would settle this move by a search
+     * (settle_edge_moves): see best_needs_root. */
+    s->on_the_edge[i] = on_clock_edge(v, p, s->clock) && !s->tb->consts.variant;
+    s->known[i] = 1;
+    s->moves[i].dtz = v;
+    s->moves[i].dtz_precise = (int8_t)p;
+    s->moves[i].rank = root_rank(v, p, s->clock);
+    s->keys[i] = move_key(v, 0, s->clock);
+    if (compare_keys(s->keys[i], s->bounds[i]) > 0) {
+        /* The WDL and the DTZ disagree (never seen): no bound holds, so
+         * every move gets its DTZ. */
+        best_key any = {2, 0, 0};
+        for (int j = 0; j < s->n; j++)
+            s->bounds[j] = any;
+    }
+    if (have_aim && compare_keys(s->keys[i], aim) < 0)
+        s->known[i] = 2; /* below the aim: maybe dropped early */
+    if (s->known[i] == 1)
+        take_if_best(s, i);
+    return FATHOM_OK;
+}
+
+/* DTZ probes for the moves not known yet, best bound first, while the
+ * bound can reach the best key (an equal key may still win the tie).  The
+ * first pass also takes the root's DTZ (dtz_hint) as a goal (a move with
+ * that DTZ is what the root's DTZ says exists), so that winning quiet
+ * moves that win slower are dropped from the start; if no move reaches
+ * the goal (the DTZ was rounded), a second pass without it takes up the
+ * dropped moves. */
+static int best_from_dtz(best_search *s, int dtz_hint)
+{
+    best_key goal = move_key(dtz_hint, 0, s->clock);
     for (int pass = dtz_hint >= 2 ? 0 : 1; pass < 2; pass++) {
         for (;;) {
             int next = -1;
-            for (int i = 0; i < n; i++)
-                if (!known[i] && (next < 0 || compare_keys(bounds[i], bounds[next]) > 0))
+            for (int i = 0; i < s->n; i++)
+                if (!s->known[i] && (next < 0 || compare_keys(s->bounds[i], s->bounds[next]) > 0))
                     next = i;
             /* What a move must reach to matter: the best so far, and in
              * the first pass the goal. */
-            int have_aim = top >= 0 || pass == 0;
-            best_key aim = top >= 0 ? keys[top] : goal;
+            int have_aim = s->top >= 0 || pass == 0;
+            best_key aim = s->top >= 0 ? s->keys[s->top] : goal;
             if (pass == 0 && compare_keys(goal, aim) > 0)
                 aim = goal;
-            if (next < 0 || (have_aim && compare_keys(bounds[next], aim) < 0))
+            if (next < 0 || (have_aim && compare_keys(s->bounds[next], aim) < 0))
                 break;
-            tb_pos child;
-            int v = 0, p = 1;
-            any_do_move(tb, &pos, legal[next], &child);
-            if (winning[next] && have_aim && !tb->consts.variant && !child.ep) {
-                /* The opponent's loss may be dropped as soon as it is known
-                 * to last longer than the aim's: its key is then lower. */
-                status = probe_dtz_no_ep(&pr, &child, loss_floor(aim, clock), &v, &p);
-            } else {
-                status = any_probe_dtz(&pr, &child, &v, &p);
-            }
-            if (status != FATHOM_OK) {
-                fill_detail(&pr.failure, detail);
+            int status = best_probe_dtz(s, next, have_aim, aim);
+            if (status != FATHOM_OK)
                 return status;
-            }
-            ++*dtz_probes;
-            v = -v;
-            v += v > 0 ? 1 : v < 0 ? -1 : 0;
-            /* fathom_probe_root would settle this move by a search
-             * (settle_edge_moves): see below. */
-            on_the_edge[next] = !p && plies_left > 0 &&
-                                (v == plies_left || v == -plies_left) &&
-                                !tb->consts.variant; /* as fathom_probe_root */
-            known[next] = 1;
-            moves[next].dtz = v;
-            moves[next].dtz_precise = (int8_t)p;
-            moves[next].rank = root_rank(v, p, clock);
-            keys[next] = move_key(v, 0, clock);
-            if (compare_keys(keys[next], bounds[next]) > 0) {
-                /* The WDL and the DTZ disagree (never seen): no bound
-                 * holds, so every move gets its DTZ. */
-                best_key any = {2, 0, 0};
-                for (int i = 0; i < n; i++)
-                    bounds[i] = any;
-            }
-            if (have_aim && compare_keys(keys[next], aim) < 0)
-                known[next] = 2; /* below the aim: maybe dropped early */
-            if (known[next] == 1 && (top < 0 || BETTER(next, top)))
-                top = next;
         }
-        if (pass == 1 || (top >= 0 && compare_keys(keys[top], goal) >= 0))
+        if (pass == 1 || (s->top >= 0 && compare_keys(s->keys[s->top], goal) >= 0))
             break;
         /* Nothing reached the goal: the moves dropped below it come back. */
-        for (int i = 0; i < n; i++)
-            if (known[i] == 2)
-                known[i] = 0;
+        for (int i = 0; i < s->n; i++)
+            if (s->known[i] == 2)
+                s->known[i] = 0;
     }
-#undef BETTER
-    /* A move on the 50-move edge keeps its DTZ or gets one ply more once
-     * settled (a win may become a 50-move draw, a loss a 50-move save),
-     * and whether the root probe's search settles it depends on its budget,
-     * shared by all such moves.  Only where such a move is the best one, or
-     * could tie or pass it after settling, is the root probe's answer
-     * needed; below the best move, settling cannot change the answer. */
-    int edge = 0;
-    for (int i = 0; i < n && top >= 0 && !edge; i++) {
-        if (!on_the_edge[i])
+    return FATHOM_OK;
+}
+
+/* A move on the 50-move edge keeps its DTZ or gets one ply more once
+ * settled (a win may become a 50-move draw, a loss a 50-move save), and
+ * whether the root probe's search settles it depends on its budget, shared
+ * by all such moves.  Only where such a move is the best one, or could tie
+ * or pass it after settling, is the root probe's answer needed; below the
+ * best move, settling cannot change the answer. */
+static int best_needs_root(const best_search *s)
+{
+    for (int i = 0; i < s->n && s->top >= 0; i++) {
+        if (!s->on_the_edge[i])
             continue;
-        int v = moves[i].dtz, longer = v + (v > 0 ? 1 : -1);
-        best_key most = move_key(v, 0, clock), settled = move_key(longer, 0, clock);
+        int v = s->moves[i].dtz, longer = v + (v > 0 ? 1 : -1);
+        best_key most = move_key(v, 0, s->clock), settled = move_key(longer, 0, s->clock);
         if (compare_keys(settled, most) > 0)
             most = settled;
-        edge = i == top || compare_keys(most, keys[top]) >= 0;
+        if (i == s->top || compare_keys(most, s->keys[s->top]) >= 0)
+            return 1;
     }
-    *count = (unsigned)n;
-    *on_edge = edge;
-    if (top < 0 || edge)
+    return 0;
+}
+
+/*
+ * fathom_best_move (declared in fathom_helpers.h): the move
+ * fathom_probe_root's list would give pyfathom annotate, with far fewer
+ * DTZ probes.  Every child gets a WDL probe (a few hundred ns); the WDL
+ * alone fixes the DTZ of zeroing moves, mates and draws, and bounds the
+ * key of the others (a winning quiet move has DTZ >= 2, a losing one is at
+ * best a draw), so only the quiet moves whose bound reaches the best key
+ * known so far get a DTZ probe: none when a zeroing win or a mate exists,
+ * the winning quiet moves otherwise.  Ties go to the move
+ * fathom_probe_root sorts first (root_order, then the move generator's
+ * order), so the answer is the one a full root probe gives.  The search
+ * state (about 13 KB) lives on the stack, as a root probe's move lists do.
+ */
+int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
+                     fathom_best *out, fathom_detail *detail)
+{
+    best_search s;
+    if (!board || !out)
+        return FATHOM_ERR_ARGUMENT;
+    out->count = 0;
+    out->dtz_probes = 0;
+    out->on_edge = 0;
+    if (board->castling)
+        return FATHOM_ERR_CASTLING;
+    s.tb = tb;
+    s.pr.tb = tb;
+    memset(&s.pr.failure, 0, sizeof s.pr.failure);
+    s.pr.memo = NULL;
+    s.pr.reads = 0;
+    int status = prepare(tb, &s.pos, board->white, board->black, board->kings,
+                         board->queens, board->rooks, board->bishops,
+                         board->knights, board->pawns, board->ep, board->turn);
+    if (status == FATHOM_OK) {
+        s.pos.rule50 = (uint8_t)(board->halfmove > 255 ? 255 : board->halfmove);
+        s.clock = (int)s.pos.rule50;
+        s.n = any_gen_all(tb, &s.pos, s.legal);
+        s.top = -1;
+        s.dtz_probes = 0;
+        status = best_from_wdl(&s);
+    }
+    if (status == FATHOM_OK)
+        status = best_from_dtz(&s, dtz_hint);
+    if (status != FATHOM_OK) {
+        fill_detail(&s.pr.failure, detail);
+        return status;
+    }
+    int edge = best_needs_root(&s);
+    out->count = (unsigned)s.n;
+    out->dtz_probes = s.dtz_probes;
+    out->on_edge = edge;
+    if (s.top < 0 || edge)
         return FATHOM_OK;
-    *best = moves[top];
+    fathom_root_move *best = &out->move;
+    *best = s.moves[s.top];
     if (!best->dtz_precise && best->dtz == -2 && !tb->consts.variant) {
         /* The child's DTZ 1 is exact where it mates in one, as the
          * public DTZ probe (position_dtz) reports it. */
         tb_pos child;
-        any_do_move(tb, &pos, legal[top], &child);
+        any_do_move(tb, &s.pos, s.legal[s.top], &child);
         best->dtz_precise = (int8_t)has_mate_in_one(&child);
     }
-    best->wdl = (int8_t)wdl_with_clock(clock, best->dtz);
-    *result = keys[top].result;
+    best->wdl = (int8_t)wdl_with_clock(s.clock, best->dtz);
+    out->result = s.keys[s.top].result;
     return FATHOM_OK;
 }

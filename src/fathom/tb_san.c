@@ -6,27 +6,28 @@
  */
 #include <string.h>
 
-#include "fathom.h"
+#include "fathom_helpers.h"
 #include "tb_chess.h"
 
 static const char piece_letters[] = " PNBRQK";
 
-int fathom_move_san(uint64_t white, uint64_t black, uint64_t kings,
-                    uint64_t queens, uint64_t rooks, uint64_t bishops,
-                    uint64_t knights, uint64_t pawns, unsigned ep, int turn,
-                    unsigned from, unsigned to, unsigned promotion, char *out,
-                    size_t cap)
+int fathom_move_san(const fathom_board *board, unsigned from, unsigned to,
+                    unsigned promotion, char *out, size_t cap)
 {
     tb_pos pos;
     if (!out || cap < FATHOM_SAN_MAX)
         return -FATHOM_ERR_ARGUMENT;
     out[0] = '\0';
-    if (from > 63 || to > 63 || promotion > TB_KING)
+    if (!board || from > 63 || to > 63 || promotion > TB_KING)
         return -FATHOM_ERR_ARGUMENT;
-    if (tb_popcount(white | black) > FATHOM_MAX_PIECES)
+    if (board->castling)
+        return -FATHOM_ERR_CASTLING;
+    if (tb_popcount(board->white | board->black) > FATHOM_MAX_PIECES)
         return -FATHOM_ERR_TOO_MANY_PIECES;
-    if (!tb_pos_from_bitboards(&pos, white, black, kings, queens, rooks,
-                               bishops, knights, pawns, ep, turn))
+    if (!tb_pos_from_bitboards(&pos, board->white, board->black, board->kings,
+                               board->queens, board->rooks, board->bishops,
+                               board->knights, board->pawns, board->ep,
+                               board->turn))
         return -FATHOM_ERR_INVALID_POSITION;
     tb_move legal[TB_MAX_LEGAL];
     int n = tb_gen_legal(&pos, TB_GEN_ALL, legal);

@@ -109,11 +109,12 @@ static int probe_root_moves(uint64_t white, uint64_t black, uint64_t kings,
                             unsigned *count, int *wdl, int *dtz, int wdl_root)
 {
     int precise;
-    return tb_probe_root_moves(default_tb, white, black, kings, queens, rooks,
-                               bishops, knights, pawns,
-                               usable_ep(ep, white, black, pawns, turn), turn,
-                               rule50, wdl_root, moves, count, wdl, dtz, &precise,
-                               NULL);
+    unsigned usable = usable_ep(ep, white, black, pawns, turn);
+    fathom_board board = {white, black, kings, queens, rooks, bishops, knights, pawns,
+                          (uint8_t)(usable > 63 ? 64 : usable), (uint8_t)turn, 0,
+                          (uint16_t)(rule50 > 0xffff ? 0xffff : rule50), 1};
+    return tb_probe_root_moves(default_tb, &board, wdl_root, moves, count, wdl, dtz,
+                               &precise, NULL);
 }
 
 unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
@@ -158,7 +159,7 @@ static int32_t fathom_rank(const fathom_root_move *m, unsigned rule50,
 {
     int d = m->dtz, c = (int)rule50;
     if (d > 0) {
-        int certain = d + c + (m->dtz_precise ? 0 : 1) <= 100;
+        int certain = fathom_clock_result(d, m->dtz_precise, rule50) == FATHOM_CLOCK_WIN;
         if (certain && !repeated)
             return FATHOM_RANK_WIN;
         int r = FATHOM_RANK_WIN - (d + c);

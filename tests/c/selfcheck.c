@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fathom.h"
+#include "fathom_helpers.h"
 #include "tchess.h"
 
 typedef struct value {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fathom.h"
+#include "fathom_helpers.h"
 
 /* The directory of the 70 real 3-4-piece tables (captures lead there). */
 static const char *fuzz_real_tables(void)
@@ -108,12 +108,11 @@ static int fuzz_probe_all(fathom_tb *tb, const fuzz_pos *p, int with_root)
         fathom_probe_root_wdl(tb, p->white, p->black, p->kings, p->queens,
                               p->rooks, p->bishops, p->knights, p->pawns,
                               p->ep, p->turn, moves, &count, &wdl, &d);
-        unsigned probes;
-        int on_edge;
-        fathom_best_move(tb, p->white, p->black, p->kings, p->queens, p->rooks,
-                         p->bishops, p->knights, p->pawns, p->ep, p->turn, 0,
-                         p->white & 1 ? 7 : 0, moves, &wdl, &count, &probes,
-                         &on_edge, &d);
+        fathom_board board = {p->white, p->black, p->kings, p->queens,
+                              p->rooks, p->bishops, p->knights, p->pawns,
+                              (uint8_t)p->ep, (uint8_t)p->turn, 0, 0, 1};
+        fathom_best best;
+        fathom_best_move(tb, &board, p->white & 1 ? 7 : 0, &best, &d);
     }
     return ok;
 }

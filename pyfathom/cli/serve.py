@@ -1,4 +1,5 @@
-"""The ``pyfathom serve`` command: argument parsing and the uvicorn start."""
+"""The ``pyfathom serve`` command: argument parsing and the uvicorn start
+(the server itself is :mod:`pyfathom.server`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import os
 import socket
 import sys
 from typing import Any
+
+from ._common import CliError, UsageError, add_tables_argument, find_tables
 
 __all__ = ["register", "run"]
 
@@ -20,8 +23,6 @@ def register(subparsers: Any) -> None:
                     "JSON or CBOR), POST /standard/batch, GET /monitor, and an "
                     "explorer page at /. Needs the [server] extra "
                     "(pip install 'pyfathom-syzygy[server]'). Binds to 127.0.0.1 by default.")
-    from pyfathom.cli._common import add_tables_argument
-
     add_tables_argument(p)
     p.add_argument("--atomic", action="append", default=[], metavar="DIR",
                    help="atomic tables (.atbw/.atbz) for GET /atomic (repeatable)")
@@ -46,8 +47,6 @@ def register(subparsers: Any) -> None:
 def _check_bind(host: str, port: int) -> None:
     """Raise CliError with a one-line reason when ``host:port`` cannot be
     bound (uvicorn would log it and exit with status 3)."""
-    from pyfathom.cli._common import CliError
-
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as e:
@@ -63,8 +62,6 @@ def _check_bind(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with ``args.workers`` worker processes; returns when it stops."""
-    from pyfathom.cli._common import CliError, UsageError, find_tables
-
     try:
         import uvicorn
 
