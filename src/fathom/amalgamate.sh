@@ -11,11 +11,33 @@
 # files share get internal linkage, so the object exports the public API
 # alone (Fathom's tb_* names, TB_LARGEST, and the fathom_* instance API)
 # and cannot clash with an engine's own tb_gen_legal or tb_map_file.
+#
+# amalgamate.sh --pyrrhic OUTDIR writes the same for engines that vendor
+# Pyrrhic: tbprobe.c with Pyrrhic's API (pyrrhic/tbprobe_pyrrhic.c in place
+# of Fathom's facade, tbprobe.c and tbprobe_helpers.c) and Pyrrhic's
+# tbprobe.h; the engine keeps its own tbconfig.h, which the single file
+# does not read.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:?"usage: $0 OUTDIR"}
+mode=fathom
+if [ "${1:-}" = "--pyrrhic" ]; then
+    mode=pyrrhic
+    shift
+fi
+out=${1:?"usage: $0 [--pyrrhic] OUTDIR"}
 mkdir -p "$out"
+
+if [ "$mode" = pyrrhic ]; then
+    sources=$(ls "$here"/*.c "$here"/pyrrhic/*.c | grep -v -e '/tbprobe\.c$' \
+        -e '/tbprobe_helpers\.c$' | LC_ALL=C sort)
+    config='#define PYRRHIC_FACADE_BUILD 1'
+    headers="$here/pyrrhic/tbprobe.h"
+else
+    sources=$(ls "$here"/*.c | LC_ALL=C sort)
+    config='#include "tbconfig.h"'
+    headers="$here/tbprobe.h $here/tbconfig.h"
+fi
 
 {
     printf '%s\n' \
@@ -29,7 +51,7 @@ mkdir -p "$out"
         '#define _POSIX_C_SOURCE 200809L' \
         '#define _DEFAULT_SOURCE 1' \
         '#define _DARWIN_C_SOURCE 1' \
-        '#include "tbconfig.h"'
+        "$config"
     # shellcheck disable=SC2046
     awk -v dir="$here" '
         # Print a file, replacing each #include "x.h" of a private header
@@ -61,7 +83,8 @@ mkdir -p "$out"
                 print "/* ==== " file " ==== */"
                 emit(ARGV[i])
             }
-        }' $(ls "$here"/*.c | LC_ALL=C sort)
+        }' $sources
 } > "$out/tbprobe.c.tmp"
 mv "$out/tbprobe.c.tmp" "$out/tbprobe.c"
-cp "$here/tbprobe.h" "$here/tbconfig.h" "$out/"
+# shellcheck disable=SC2086
+cp $headers "$out/"

@@ -1,0 +1,182 @@
+/*
+ * tb_facade.c - the conversions the Fathom and Pyrrhic facades share
+ * (tb_facade.h): en-passant reading, packing, ranks and scores.
+ */
+#define TB_FACADE_BUILD 1
+#include "tbprobe.h" /* Fathom's or Pyrrhic's: the same packed layout */
+
+#include "tb_facade.h"
+
+#include "tb_chess.h"
+#include "tb_instance.h"
+
+/* Ranks of WDL-only root moves sit this far below a certain win: Fathom's
+ * 899 of 1000 for a cursed win, Stockfish's MAX_DTZ - 101. */
+#define WDL_RANK_CURSED_GAP 101
+/* tbScore (Fathom's 1000 scale): ranks from this bound up count as wins
+ * when the 50-move rule is used (dtz + clock <= 100). */
+#define RANK_RULE50_BOUND 900
+/* The centipawn ramp of cursed wins starts at this rank. */
+#define RANK_RAMP 800
+
+unsigned tb_facade_ep(unsigned ep, uint64_t white, uint64_t black, uint64_t pawns,
+                      bool turn)
+{
+    if (ep == 0 || ep > 63) /* none, or not a square: the core fails that */
+        return ep;
+    uint64_t movers = turn ? white : black;
+    /* A pawn of the mover attacks ep iff it stands where a pawn of the
+     * other colour on ep would attack. */
+    uint64_t capturers = bb_pawn_attacks((int)ep, turn ? TB_BLACK : TB_WHITE);
+    return (capturers & pawns & movers) ? ep : 0;
+}
+
+unsigned tb_facade_wdl(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
+                       uint64_t queens, uint64_t rooks, uint64_t bishops,
+                       uint64_t knights, uint64_t pawns, unsigned ep, bool turn)
+{
+    fathom_result r = fathom_probe_wdl(tb, white, black, kings, queens, rooks,
+                                       bishops, knights, pawns,
+                                       tb_facade_ep(ep, white, black, pawns, turn),
+                                       turn, NULL);
+    if (FATHOM_RESULT_STATUS(r) != FATHOM_OK)
+        return TB_RESULT_FAILED;
+    return (unsigned)(FATHOM_RESULT_VALUE(r) + 2);
+}
+
+int tb_facade_root_moves(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
+                         uint64_t queens, uint64_t rooks, uint64_t bishops,
+                         uint64_t knights, uint64_t pawns, unsigned rule50, unsigned ep,
+                         bool turn, int wdl_root, fathom_root_move *moves,
+                         unsigned *count, int *wdl, int *dtz)
+{
+    int precise;
+    return tb_probe_root_moves(tb, white, black, kings, queens, rooks, bishops,
+                               knights, pawns,
+                               tb_facade_ep(ep, white, black, pawns, turn), turn,
+                               rule50, wdl_root, moves, count, wdl, dtz, &precise,
+                               NULL);
+}
+
+int tb_facade_wdl_moves(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
+                        uint64_t queens, uint64_t rooks, uint64_t bishops,
+                        uint64_t knights, uint64_t pawns, unsigned ep, bool turn,
+                        fathom_root_move *moves, unsigned *count)
+{
+    int wdl;
+    return fathom_probe_root_wdl(tb, white, black, kings, queens, rooks, bishops,
+                                 knights, pawns,
+                                 tb_facade_ep(ep, white, black, pawns, turn), turn,
+                                 moves, count, &wdl, NULL);
+}
+
+unsigned tb_facade_promotion(unsigned type)
+{
+    return type ? 6 - type : 0;
+}
+
+static unsigned pack_move(const fathom_root_move *m, int wdl, int dtz)
+{
+    unsigned res = 0;
+    res = TB_SET_WDL(res, (unsigned)(wdl + 2));
+    res = TB_SET_FROM(res, m->from);
+    res = TB_SET_TO(res, m->to);
+    res = TB_SET_PROMOTES(res, tb_facade_promotion(m->promotion));
+    res = TB_SET_EP(res, m->is_ep);
+    res = TB_SET_DTZ(res, (unsigned)(dtz < 0 ? -dtz : dtz));
+    return res;
+}
+
+unsigned tb_facade_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t kings, uint64_t queens, uint64_t rooks,
+                              uint64_t bishops, uint64_t knights, uint64_t pawns,
+                              unsigned rule50, unsigned ep, bool turn, unsigned *results,
+                              unsigned capacity)
+{
+    fathom_root_move moves[FATHOM_MAX_MOVES];
+    unsigned count;
+    int wdl, dtz;
+    if (tb_facade_root_moves(tb, white, black, kings, queens, rooks, bishops, knights,
+                             pawns, rule50, ep, turn, 0, moves, &count, &wdl,
+                             &dtz) != FATHOM_OK)
+        return TB_RESULT_FAILED;
+    if (results && capacity > 0) {
+        unsigned n = count < capacity - 1 ? count : capacity - 1;
+        for (unsigned i = 0; i < n; i++)
+            results[i] = pack_move(&moves[i], moves[i].wdl, moves[i].dtz);
+        results[n] = TB_RESULT_FAILED;
+    }
+    if (count == 0)
+        return dtz < 0 ? TB_RESULT_CHECKMATE : TB_RESULT_STALEMATE;
+    /* The core lists moves best first (certain wins by DTZ, other wins,
+     * draws, losses longest first), so the first keeps the value.  Among
+     * draws Fathom and Pyrrhic pick pseudo-randomly; this takes the first. */
+    return pack_move(&moves[0], wdl, dtz);
+}
+
+/* A win is certain within the 50-move rule when its last ply lands by ply
+ * 100 even if a rounded DTZ is one ply short.  Fathom's win - (d + c) goes
+ * below zero once d + c passes 1000 (possible with 7 pieces); clamping to
+ * 1 / -1 keeps such moves on the right side of a draw (their order among
+ * themselves is lost). */
+int32_t tb_facade_rank(const fathom_root_move *m, unsigned rule50, bool repeated,
+                       int32_t win)
+{
+    int32_t d = m->dtz, c = (int32_t)rule50;
+    if (d > 0) {
+        int certain = d + c + (m->dtz_precise ? 0 : 1) <= 100;
+        if (certain && !repeated)
+            return win;
+        int32_t r = win - (d + c);
+        return r > 1 ? r : 1;
+    }
+    if (d < 0) {
+        if (-d * 2 + c < 100)
+            return -win;
+        int32_t r = -win + (-d + c);
+        return r < -1 ? r : -1;
+    }
+    return 0;
+}
+
+/* Without the 50-move rule a cursed win is a win, a blessed loss a loss. */
+static int wdl_ignoring_rule50(int wdl, bool use_rule50)
+{
+    if (use_rule50)
+        return wdl;
+    return wdl > 0 ? 2 : wdl < 0 ? -2 : 0;
+}
+
+int32_t tb_facade_wdl_rank(int wdl, bool use_rule50, int32_t win)
+{
+    const int32_t ranks[5] = {-win, -win + WDL_RANK_CURSED_GAP, 0,
+                              win - WDL_RANK_CURSED_GAP, win};
+    return ranks[wdl_ignoring_rule50(wdl, use_rule50) + 2];
+}
+
+/* Fathom's documented formula, parenthesised as intended (see tbprobe.h). */
+int32_t tb_facade_score(int32_t rank, bool use_rule50, const tb_score_scale *scale)
+{
+    int32_t win = scale->mate - scale->max_mate_ply - 1;
+    int32_t bound = use_rule50 ? RANK_RULE50_BOUND : 1;
+    if (rank >= bound)
+        return win;
+    if (rank > 0) {
+        int32_t ramp = rank - RANK_RAMP;
+        return ((ramp > 3 ? ramp : 3) * scale->pawn) / 200;
+    }
+    if (rank == 0)
+        return scale->draw;
+    if (rank > -bound) {
+        int32_t ramp = rank + RANK_RAMP;
+        return ((ramp < -3 ? ramp : -3) * scale->pawn) / 200;
+    }
+    return -win;
+}
+
+int32_t tb_facade_wdl_score(int wdl, bool use_rule50, const tb_score_scale *scale)
+{
+    int32_t win = scale->mate - scale->max_mate_ply - 1;
+    const int32_t scores[5] = {-win, scale->draw - 2, scale->draw, scale->draw + 2, win};
+    return scores[wdl_ignoring_rule50(wdl, use_rule50) + 2];
+}
