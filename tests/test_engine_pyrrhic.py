@@ -9,7 +9,9 @@ engine's ``bitboards.h``), in both generations of Pyrrhic's configuration
 with ``-Wall -Wextra -Wshadow -Wmissing-declarations -Werror`` (Weiss's
 flags), and its answers (tb_probe_wdl, tb_probe_root and its results array,
 tb_probe_root_dtz, tb_probe_root_wdl, the globals tb_init sets) agree with
-python-chess on 3-4-piece positions with clocks 0..99 and en-passant squares.
+python-chess on 3-4-piece positions with clocks 0..99 and en-passant squares;
+the arrays come in Pyrrhic's move-generator order and tb_probe_root plays
+the move Pyrrhic's rule picks (tests/generator_order.py describes both).
 
 About 8 s (one C build of the single file, two of the program, 200 positions).
 """
@@ -26,6 +28,7 @@ import chess
 import chess.syzygy
 import pytest
 
+from generator_order import expected_choice, pyrrhic_key
 from positions import ALL_TABLES, bitboards, table_sample
 from test_engine_dropin import CORE, _cc, _run
 
@@ -36,7 +39,6 @@ FAILED = 0xFFFFFFFF
 # Pyrrhic's promotion flags of a PyrrhicMove / a packed result.
 PROMOTION = {0: None, 1: chess.QUEEN, 2: chess.ROOK, 3: chess.BISHOP, 4: chess.KNIGHT}
 EN_PASSANT_FLAG = 8
-MOVE_BITS = 0x000FFFF0  # to, from, promotion, en passant of a packed result
 # The two generations: tbconfig file, rank of a certain win, scores given.
 LAYOUTS = {"2024": ("tbconfig_2024.h", 0x40000, False),
            "2020": ("tbconfig_2020.h", 1000, True)}
@@ -182,13 +184,13 @@ def _check_root_moves(board: chess.Board, clock: int, fields: list[str], win: in
     ok, n = int(fields[0]), int(fields[1])
     if not ok:
         return [f"{board.fen()}: tb_probe_root_{'wdl' if by_wdl else 'dtz'} failed"]
-    bad, ranks, seen = [], [], set()
+    bad, ranks, seen = [], [], []
     wdl_ranks = {-2: -win, -1: -win + 101, 0: 0, 1: win - 101, 2: win}
     wdl_scores = {-2: -WIN_SCORE, -1: DRAW - 2, 0: DRAW, 1: DRAW + 2, 2: WIN_SCORE}
     for i in range(n):
         raw, rank, score = (int(x) for x in fields[2 + 3 * i: 5 + 3 * i])
         move = _move(board, raw & 63, (raw >> 6) & 63, raw >> 12)
-        seen.add(move)
+        seen.append(move)
         ranks.append(rank)
         child = board.copy(stack=False)
         child.push(move)
@@ -204,10 +206,9 @@ def _check_root_moves(board: chess.Board, clock: int, fields: list[str], win: in
         if rank != want_rank or (scored and score != want_score) or (not scored and score):
             bad.append(f"{board.fen()} clock {clock} {move}: rank {rank} score {score}, "
                        f"expected {want_rank} {want_score if scored else 0}")
-    if seen != set(board.legal_moves):
-        bad.append(f"{board.fen()}: root moves {sorted(map(str, seen))}")
-    if ranks != sorted(ranks, reverse=True):
-        bad.append(f"{board.fen()}: not best first: {ranks}")
+    if seen != sorted(board.legal_moves, key=lambda m: pyrrhic_key(board, m)):
+        bad.append(f"{board.fen()}: root moves not Pyrrhic's legal moves in its order: "
+                   f"{' '.join(map(str, seen))}")
     return bad
 
 
@@ -236,14 +237,19 @@ def _check_line(board: chess.Board, clock: int, line: str, win: int, scored: boo
     child.push(move)
     if not child.is_checkmate() and oracle.probe_wdl(child) != -expected:
         bad.append(f"{board.fen()}: {move} does not keep the value {expected}")
-    if set(_packed_move(board, r) for r in results) != set(board.legal_moves) or \
-            len(results) != board.legal_moves.count() or \
-            (results[0] ^ root) & MOVE_BITS:
-        bad.append(f"{board.fen()}: results array {results}")
+    ordered = sorted(board.legal_moves, key=lambda m: pyrrhic_key(board, m))
+    if [_packed_move(board, r) for r in results] != ordered:
+        bad.append(f"{board.fen()}: results array not in Pyrrhic's order: {results}")
+    values = {}
     for r in results:
-        v = _move_dtz(board, _packed_move(board, r), oracle)
+        v = values[_packed_move(board, r)] = _move_dtz(board, _packed_move(board, r), oracle)
         if not _near_edge(v, clock) and (r & 15 != _wdl_under_clock(v, clock) or r >> 20 != abs(v)):
             bad.append(f"{board.fen()} clock {clock}: result {r:#x}, move dtz {v}")
+    if len(values) == len(ordered) and not _near_edge(dtz, clock) and \
+            not any(_near_edge(v, clock) for v in values.values()):
+        want = expected_choice(ordered, values, dtz, board)
+        if move != want:
+            bad.append(f"{board.fen()}: tb_probe_root plays {move}, Pyrrhic's rule {want}")
     bad += _check_root_moves(board, clock, fields[dtz_at + 1:wdl_at], win, scored, oracle, False)
     bad += _check_root_moves(board, clock, fields[wdl_at + 1:], win, scored, oracle, True)
     return bad

@@ -50,13 +50,30 @@ TB_INTERNAL int tb_facade_wdl_moves(fathom_tb *tb, uint64_t white, uint64_t blac
                                     unsigned ep, bool turn, fathom_root_move *moves,
                                     unsigned *count);
 
-/* tb_probe_root: the packed best move, with every move packed into results
- * (capacity entries, the last used one TB_RESULT_FAILED) unless NULL. */
+/* The order in which each library's move generator lists the moves of a
+ * position; their root probes fill arrays in it and break ties by it. */
+typedef enum tb_move_order { TB_ORDER_FATHOM, TB_ORDER_PYRRHIC } tb_move_order;
+
+/* The position's pieces by type, for the generator orders. */
+typedef struct tb_facade_pieces {
+    uint64_t kings, queens, rooks, bishops, knights;
+} tb_facade_pieces;
+
+/* Sorts root moves (as the core returns them, best first) into the
+ * generator order of `order` (a stable insertion sort: at most 256). */
+TB_INTERNAL void tb_facade_generator_order(fathom_root_move *moves, unsigned count,
+                                           const tb_facade_pieces *pieces,
+                                           tb_move_order order);
+
+/* tb_probe_root: the packed move Fathom's and Pyrrhic's rule picks, with
+ * every move packed into results (capacity entries, the last used one
+ * TB_RESULT_FAILED, in generator order) unless NULL. */
 TB_INTERNAL unsigned tb_facade_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
                                           uint64_t kings, uint64_t queens, uint64_t rooks,
                                           uint64_t bishops, uint64_t knights,
                                           uint64_t pawns, unsigned rule50, unsigned ep,
-                                          bool turn, unsigned *results, unsigned capacity);
+                                          bool turn, unsigned *results, unsigned capacity,
+                                          tb_move_order order);
 
 /* TB_PROMOTES_* (Fathom) = PYRRHIC_FLAG_*PROMO of a python-chess piece type. */
 TB_INTERNAL unsigned tb_facade_promotion(unsigned type);

@@ -62,7 +62,7 @@ unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
 {
     return tb_facade_probe_root(default_tb, white, black, kings, queens, rooks,
                                 bishops, knights, pawns, rule50, ep, turn, results,
-                                TB_MAX_MOVES);
+                                TB_MAX_MOVES, TB_ORDER_FATHOM);
 }
 
 static TbMove tb_move_of(const fathom_root_move *m)
@@ -98,6 +98,8 @@ int tb_probe_root_dtz(uint64_t white, uint64_t black, uint64_t kings,
                              knights, pawns, rule50, ep, turn, 1, moves, &count,
                              &wdl, &dtz) != FATHOM_OK)
         return 0;
+    const tb_facade_pieces pieces = {kings, queens, rooks, bishops, knights};
+    tb_facade_generator_order(moves, count, &pieces, TB_ORDER_FATHOM);
     results->size = count < TB_MAX_MOVES ? count : TB_MAX_MOVES;
     for (unsigned i = 0; i < results->size; i++) {
         int32_t rank = tb_facade_rank(&moves[i], rule50, hasRepeated, FATHOM_RANK_WIN);
@@ -121,6 +123,8 @@ int tb_probe_root_wdl(uint64_t white, uint64_t black, uint64_t kings,
     if (tb_facade_wdl_moves(default_tb, white, black, kings, queens, rooks, bishops,
                             knights, pawns, ep, turn, moves, &count) != FATHOM_OK)
         return 0;
+    const tb_facade_pieces pieces = {kings, queens, rooks, bishops, knights};
+    tb_facade_generator_order(moves, count, &pieces, TB_ORDER_FATHOM);
     results->size = count < TB_MAX_MOVES ? count : TB_MAX_MOVES;
     for (unsigned i = 0; i < results->size; i++) {
         int w = moves[i].wdl;

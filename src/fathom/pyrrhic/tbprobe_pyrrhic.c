@@ -74,7 +74,7 @@ unsigned tb_probe_root(uint64_t white, uint64_t black, uint64_t kings, uint64_t 
 {
     return tb_facade_probe_root(default_tb, white, black, kings, queens, rooks,
                                 bishops, knights, pawns, rule50, ep, turn, results,
-                                TB_MAX_MOVES);
+                                TB_MAX_MOVES, TB_ORDER_PYRRHIC);
 }
 
 static PyrrhicMove pyrrhic_move_of(const fathom_root_move *m)
@@ -108,6 +108,8 @@ int tb_pyrrhic_root_impl(uint64_t white, uint64_t black, uint64_t kings,
                                       root, &count, &wdl, &dtz);
     if (status != FATHOM_OK)
         return 0;
+    const tb_facade_pieces pieces = {kings, queens, rooks, bishops, knights};
+    tb_facade_generator_order(root, count, &pieces, TB_ORDER_PYRRHIC);
     tb_score_scale scale = {0, 0, 0, 0};
     if (values) {
         scale.pawn = values[0];
