@@ -30,12 +30,21 @@
  *    makes the probe fail.  Every probe may run on many threads at once.
  *  - A root move whose rounded DTZ is exactly the plies the clock leaves is
  *    settled by a bounded search: its DTZ, WDL and rank become exact.
- *  - Root moves come best first (tb_probe_root's results array included);
- *    among drawing moves tb_probe_root takes the first, not a pseudo-random
- *    one.
  *  - An en-passant square no pawn of the side to move can capture to is
  *    ignored, as Pyrrhic ignores it; an impossible one fails the probe.
  *  - TB_NUM_DTM stays 0: Syzygy has no DTM tables.
+ *  - tb_set_loader (Pyrrhic's table loader of May 2026) is not provided
+ *    yet: an engine calling it fails to link rather than load nothing.
+ *
+ * As in Pyrrhic, tb_probe_root's results array and the records of
+ * tb_probe_root_dtz / tb_probe_root_wdl list the legal moves in the order
+ * of Pyrrhic's move generator (king; rook-direction moves of rooks and
+ * queens; diagonal moves of bishops and queens; knights; pawns: en passant,
+ * push, double push, captures; each piece by square, then by destination;
+ * promotions Q R B N), and tb_probe_root plays the first of the quickest
+ * wins or of the slowest losses, or the drawing move Pyrrhic's material key
+ * picks.  Only where a win stored rounded may be one ply too slow does a
+ * certain win go first.
  *
  * Squares: 0 = a1 .. 63 = h8; bitboard bit n is square n.  turn: true (or
  * PYRRHIC_WHITE) when white is to move.
@@ -194,8 +203,8 @@ unsigned tb_probe_wdl(uint64_t _white, uint64_t _black, uint64_t _kings,
  * answer packs the position's WDL under the 50-move rule, the move, and the
  * position's |DTZ|; mate and stalemate give TB_RESULT_CHECKMATE and
  * TB_RESULT_STALEMATE.  _results, if not NULL, must hold TB_MAX_MOVES
- * entries: one packed answer per legal move, best first, then
- * TB_RESULT_FAILED.
+ * entries: one packed answer per legal move, in Pyrrhic's order (above),
+ * then TB_RESULT_FAILED.
  */
 unsigned tb_probe_root(uint64_t _white, uint64_t _black, uint64_t _kings,
                        uint64_t _queens, uint64_t _rooks, uint64_t _bishops,
@@ -204,10 +213,11 @@ unsigned tb_probe_root(uint64_t _white, uint64_t _black, uint64_t _kings,
 
 /*
  * tb_pyrrhic_root_impl: what tb_probe_root_dtz (_by_wdl 0) and
- * tb_probe_root_wdl (_by_wdl 1) below call: each legal move, best first,
+ * tb_probe_root_wdl (_by_wdl 1) below call: each legal move in Pyrrhic's
+ * order,
  * its rank on the scale where a certain win ranks _win_rank, and with
- * _values = {pawn, mate, draw, max mate ply} also its tbScore on that
- * scale (else _scores is not written).  Arrays of TB_MAX_MOVES.  Returns 1
+ * _values = {pawn, mate, draw, max mate ply} also its tbScore (Fathom's
+ * formula, for the 1000 scale; else _scores is not written).  Arrays of TB_MAX_MOVES.  Returns 1
  * when every move was probed, else 0.
  */
 int tb_pyrrhic_root_impl(uint64_t _white, uint64_t _black, uint64_t _kings,
@@ -299,7 +309,7 @@ static inline int tb_pyrrhic_root_moves(uint64_t _white, uint64_t _black,
 
 /*
  * tb_probe_root_dtz: rank every legal move with the DTZ tables (ranks
- * above; moves best first).  Answers from the WDL tables where only the
+ * above; moves in Pyrrhic's order).  Answers from the WDL tables where only the
  * root's own DTZ file is missing.  Returns 1 when every move was probed,
  * else 0.
  */
