@@ -11,6 +11,7 @@ picks (``calc_key(pos, !turn) % draws``).
 from __future__ import annotations
 
 import chess
+import chess.syzygy
 
 # Fathom's PRIME_* material-key constants: white's then black's, Q R B N P.
 _PRIMES = (
@@ -63,6 +64,31 @@ def draw_key(board: chess.Board) -> int:
         for prime, piece in zip(primes, _KEY_TYPES):
             key += len(board.pieces(piece, colour)) * prime
     return key % (1 << 64)
+
+
+def move_dtz(board: chess.Board, move: chess.Move, oracle: chess.syzygy.Tablebase) -> int:
+    """Fathom's and Pyrrhic's v of a root move from python-chess's answers:
+    DTZ in plies from the root, sign for the mover (1 for a mate, +-1 or
+    +-101 for a zeroing move by the WDL it leaves)."""
+    child = board.copy(stack=False)
+    child.push(move)
+    if child.is_checkmate():
+        return 1
+    if child.halfmove_clock == 0:
+        return {-2: 1, -1: 101, 0: 0, 1: -101, 2: -1}[oracle.probe_wdl(child)]
+    v = -oracle.probe_dtz(child)
+    return v + 1 if v > 0 else v - 1 if v < 0 else 0
+
+
+# Plies either side of the 50-move limit where the settling search may
+# change a rounded DTZ by one (tbprobe.h): the plain formulas do not apply.
+EDGE = 2
+
+
+def near_edge(dtz: int, clock: int) -> bool:
+    """A DTZ this close to the plies the clock leaves (winner's or loser's)."""
+    return dtz != 0 and (abs(abs(dtz) + clock - 100) <= EDGE
+                         or abs(2 * abs(dtz) + clock - 100) <= EDGE)
 
 
 def expected_choice(ordered: list[chess.Move], values: dict[chess.Move, int],

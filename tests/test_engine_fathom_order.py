@@ -24,7 +24,7 @@ import chess
 import chess.syzygy
 import pytest
 
-from generator_order import expected_choice, fathom_key
+from generator_order import expected_choice, fathom_key, move_dtz, near_edge
 from positions import ALL_TABLES, bitboards, table_sample
 
 pytestmark = pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
@@ -39,22 +39,6 @@ def _boards() -> list[chess.Board]:
     for b in boards:
         b.halfmove_clock = rng.choice([0, 0, rng.randrange(100)])
     return boards
-
-
-def _move_dtz(board: chess.Board, move: chess.Move, oracle: chess.syzygy.Tablebase) -> int:
-    """Fathom's v of a root move: DTZ in plies from the root, sign for the mover."""
-    child = board.copy(stack=False)
-    child.push(move)
-    if child.is_checkmate():
-        return 1
-    if child.halfmove_clock == 0:
-        return {-2: 1, -1: 101, 0: 0, 1: -101, 2: -1}[oracle.probe_wdl(child)]
-    v = -oracle.probe_dtz(child)
-    return v + 1 if v > 0 else v - 1 if v < 0 else 0
-
-
-def _near_edge(dtz: int, clock: int) -> bool:
-    return dtz != 0 and (abs(abs(dtz) + clock - 100) <= 2 or abs(2 * abs(dtz) + clock - 100) <= 2)
 
 
 def _moves_of(board: chess.Board, f, packed: list[int]) -> list[chess.Move]:
@@ -89,9 +73,9 @@ def test_arrays_in_fathoms_order_and_its_choice(syzygy_dir: Path,
                 if not ok or got != ordered:
                     bad.append(f"{board.fen()}: tb_probe_root_{name} {ok} "
                                f"{' '.join(map(str, got))}")
-            values = {m: _move_dtz(board, m, oracle) for m in ordered}
+            values = {m: move_dtz(board, m, oracle) for m in ordered}
             dtz = oracle.probe_dtz(board)
-            if _near_edge(dtz, clock) or any(_near_edge(v, clock) for v in values.values()):
+            if near_edge(dtz, clock) or any(near_edge(v, clock) for v in values.values()):
                 continue
             chosen_checked += 1
             want = expected_choice(ordered, values, dtz, board)

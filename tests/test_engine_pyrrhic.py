@@ -28,7 +28,7 @@ import chess
 import chess.syzygy
 import pytest
 
-from generator_order import expected_choice, pyrrhic_key
+from generator_order import expected_choice, move_dtz, near_edge, pyrrhic_key
 from positions import ALL_TABLES, bitboards, table_sample
 from test_engine_dropin import CORE, _cc, _run
 
@@ -44,9 +44,6 @@ LAYOUTS = {"2024": ("tbconfig_2024.h", 0x40000, False),
            "2020": ("tbconfig_2020.h", 1000, True)}
 PAWN, MATE, DRAW, MAX_MATE_PLY = 100, 32000, 0, 255  # tbconfig_2020.h
 WIN_SCORE = MATE - MAX_MATE_PLY - 1
-# Plies either side of the 50-move limit where the settling search may
-# change a rounded DTZ by one (tbprobe.h): the plain formula is not compared.
-EDGE = 2
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("make") is None, reason="needs make (GNU)"),
@@ -135,27 +132,11 @@ def answers(syzygy_dir: Path) -> Iterator[Oracle]:
         yield Oracle(tablebase)
 
 
-def _move_dtz(board: chess.Board, move: chess.Move, oracle: Oracle) -> int:
-    """Pyrrhic's DTZ of a root move in plies from the root, sign for the mover."""
-    child = board.copy(stack=False)
-    child.push(move)
-    if child.is_checkmate():
-        return 1
-    if child.halfmove_clock == 0:
-        return {-2: 1, -1: 101, 0: 0, 1: -101, 2: -1}[oracle.probe_wdl(child)]
-    v = -oracle.probe_dtz(child)
-    return v + 1 if v > 0 else v - 1 if v < 0 else 0
-
-
 def _wdl_under_clock(dtz: int, clock: int) -> int:
     if dtz == 0:
         return 2
     return (4 if abs(dtz) + clock <= 100 else 3) if dtz > 0 else \
         (0 if abs(dtz) + clock <= 100 else 1)
-
-
-def _near_edge(dtz: int, clock: int) -> bool:
-    return dtz != 0 and (abs(abs(dtz) + clock - 100) <= EDGE or abs(2 * abs(dtz) + clock - 100) <= EDGE)
 
 
 def _rank(v: int, clock: int, win: int) -> int:
@@ -198,8 +179,8 @@ def _check_root_moves(board: chess.Board, clock: int, fields: list[str], win: in
             value = 2 if child.is_checkmate() else -oracle.probe_wdl(child)
             want_rank, want_score = wdl_ranks[value], wdl_scores[value]
         else:
-            v = _move_dtz(board, move, oracle)
-            if _near_edge(v, clock):
+            v = move_dtz(board, move, oracle)
+            if near_edge(v, clock):
                 continue
             want_rank = _rank(v, clock, win)
             want_score = _score(want_rank)
@@ -230,7 +211,7 @@ def _check_line(board: chess.Board, clock: int, line: str, win: int, scored: boo
             bad.append(f"{board.fen()}: tb_probe_root {root:#x} without a move")
         return bad
     move = _packed_move(board, root)
-    if not _near_edge(dtz, clock) and (root & 15 != _wdl_under_clock(dtz, clock)
+    if not near_edge(dtz, clock) and (root & 15 != _wdl_under_clock(dtz, clock)
                                        or root >> 20 != abs(dtz)):
         bad.append(f"{board.fen()} clock {clock}: tb_probe_root {root:#x}, dtz {dtz}")
     child = board.copy(stack=False)
@@ -242,11 +223,11 @@ def _check_line(board: chess.Board, clock: int, line: str, win: int, scored: boo
         bad.append(f"{board.fen()}: results array not in Pyrrhic's order: {results}")
     values = {}
     for r in results:
-        v = values[_packed_move(board, r)] = _move_dtz(board, _packed_move(board, r), oracle)
-        if not _near_edge(v, clock) and (r & 15 != _wdl_under_clock(v, clock) or r >> 20 != abs(v)):
+        v = values[_packed_move(board, r)] = move_dtz(board, _packed_move(board, r), oracle)
+        if not near_edge(v, clock) and (r & 15 != _wdl_under_clock(v, clock) or r >> 20 != abs(v)):
             bad.append(f"{board.fen()} clock {clock}: result {r:#x}, move dtz {v}")
-    if len(values) == len(ordered) and not _near_edge(dtz, clock) and \
-            not any(_near_edge(v, clock) for v in values.values()):
+    if len(values) == len(ordered) and not near_edge(dtz, clock) and \
+            not any(near_edge(v, clock) for v in values.values()):
         want = expected_choice(ordered, values, dtz, board)
         if move != want:
             bad.append(f"{board.fen()}: tb_probe_root plays {move}, Pyrrhic's rule {want}")
