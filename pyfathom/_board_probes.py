@@ -259,7 +259,8 @@ class BoardProbes:
                 self._fail(True, board, res.status)
             _ll.raise_error(res.status, board.fen(), res.detail)
         Move = chess.Move
-        moves = [_new_tuple(RootMove, (Move(f, t, p or None), _WDLS[w + 2], d, rank))
-                 for f, t, p, w, d, rank in res.moves]
+        moves = [_new_tuple(RootMove, (Move(f, t, p or None), _WDLS[w + 2], d, rank,
+                                       bool(open_)))
+                 for f, t, p, w, d, rank, open_ in res.moves]
         best = moves[0].move if moves else None
         return RootProbe(best, _WDLS[res.wdl + 2], res.dtz, moves)

@@ -309,8 +309,9 @@ class RootResult(NamedTuple):
     """What ``fathom_probe_root`` returned."""
 
     status: int
-    moves: list[tuple[int, int, int, int, int, int]]
-    """(from, to, promotion, wdl, dtz, rank) per legal move, best first."""
+    moves: list[tuple[int, int, int, int, int, int, int]]
+    """(from, to, promotion, wdl, dtz, rank, unsettled) per legal move, best
+    first."""
     wdl: int
     dtz: int
     dtz_precise: bool
@@ -334,9 +335,10 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
     if status != Status.OK:
         return RootResult(status, [], 0, 0, False, _detail(d))
     listed = moves[0:count[0]]
-    rows = [(getattr(m, "from"), m.to, m.promotion, m.wdl, m.dtz, m.rank) for m in listed]
+    rows = [(getattr(m, "from"), m.to, m.promotion, m.wdl, m.dtz, m.rank, m.unsettled)
+            for m in listed]
     return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail(),
-                      sum(m.unsettled for m in listed))
+                      sum(row[6] for row in rows))
 
 
 def _board(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,

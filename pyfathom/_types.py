@@ -246,6 +246,11 @@ class RootMove(NamedTuple):
     that ``best_move`` never gambles a win on rounding.  A losing side's
     moves that reach the 50-move draw rank first.
     :attr:`RootProbe.moves` is further ordered by DTZ inside a rank.
+
+    The settling search is bounded (a fixed amount of work per root probe,
+    so that no probe stalls a game); where it runs out before deciding a
+    move, that move keeps its rounded table value and ``unsettled`` is
+    true.
     """
 
     move: chess.Move
@@ -258,6 +263,10 @@ class RootMove(NamedTuple):
     rank: int
     """Higher is better (Fathom's tbRank); :attr:`RootProbe.moves` is sorted
     by it, best first, ties broken by DTZ."""
+    unsettled: bool = False
+    """True when the move's rounded DTZ sits exactly on the 50-move edge and
+    the bounded settling search ran out of budget before deciding it: its
+    ``dtz``, ``wdl`` and ``rank`` are the table's, one ply uncertain."""
 
 
 class RootProbe(NamedTuple):

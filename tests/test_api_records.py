@@ -55,12 +55,15 @@ def test_records_are_immutable(record: Any) -> None:
 def test_record_reprs() -> None:
     probe, rm, root = _records()
     assert repr(probe) == "Probe(wdl=WDL.WIN, dtz=1, dtz_precise=True)"
-    assert repr(rm) == "RootMove(move=Move.from_uci('a7a8q'), wdl=WDL.WIN, dtz=1, rank=1000)"
+    assert repr(rm) == ("RootMove(move=Move.from_uci('a7a8q'), wdl=WDL.WIN, dtz=1, rank=1000, "
+                        "unsettled=False)")
     assert repr(root) == (
         "RootProbe(best_move=Move.from_uci('a7a8q'), wdl=WDL.WIN, dtz=1, "
-        "moves=[RootMove(move=Move.from_uci('a7a8q'), wdl=WDL.WIN, dtz=1, rank=1000)])")
+        "moves=[RootMove(move=Move.from_uci('a7a8q'), wdl=WDL.WIN, dtz=1, rank=1000, "
+        "unsettled=False)])")
     assert Probe._fields == ("wdl", "dtz", "dtz_precise")
-    assert RootMove._fields == ("move", "wdl", "dtz", "rank")
+    # unsettled came last, with a default: older four-field calls still work.
+    assert RootMove._fields == ("move", "wdl", "dtz", "rank", "unsettled")
     assert RootProbe._fields == ("best_move", "wdl", "dtz", "moves")
 
 

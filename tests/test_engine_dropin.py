@@ -163,7 +163,7 @@ def test_rank_scale_past_1000_and_scores(engine_lib: Path, tmp_path: Path) -> No
         "    memset(&m, 0, sizeof m);\n"
         "    m.dtz = dtz;\n"
         "    m.dtz_precise = (int8_t)precise;\n"
-        "    return fathom_rank(&m, clock, false);\n"
+        "    return tb_facade_rank(&m, clock, false, 1000);\n"
         "}\n"
         "int main(void) {\n"
         "    static const int cases[][3] = {{5, 1, 0}, {40, 1, 60}, {40, 0, 60}, {39, 0, 60},\n"
@@ -171,7 +171,7 @@ def test_rank_scale_past_1000_and_scores(engine_lib: Path, tmp_path: Path) -> No
         "        {-950, 1, 90}, {0, 1, 50}};\n"
         "    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {\n"
         "        int32_t r = facade_rank(cases[i][0], cases[i][1], (unsigned)cases[i][2]);\n"
-        '        printf("%d %d\\n", (int)r, (int)fathom_score(r, true));\n'
+        '        printf("%d %d\\n", (int)r, (int)tb_facade_score(r, true, &fathom_scale));\n'
         "    }\n"
         "    return 0;\n"
         "}\n")

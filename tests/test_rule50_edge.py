@@ -103,13 +103,7 @@ def left_open(tb: Any, board: chess.Board) -> bool:
     """The root probe of *board* leaves a move on the edge unsettled: the
     core's search ran out of its budget of table reads there, so the move
     keeps its rounded DTZ and the playout need not match the oracle."""
-    from pyfathom import _lowlevel
-
-    res = _lowlevel.probe_root(tb._h, board.occupied_co[chess.WHITE],
-                               board.occupied_co[chess.BLACK], board.kings, board.queens,
-                               board.rooks, board.bishops, board.knights, board.pawns,
-                               board.ep_square or 0, board.turn, board.halfmove_clock)
-    return res.unsettled > 0
+    return any(m.unsettled for m in tb.probe_root(board).moves)
 
 
 def python_choice(tb: Any) -> Callable[[chess.Board], chess.Move | None]:
@@ -424,6 +418,29 @@ def test_issue_example(tablebase: Any, oracle: chess.syzygy.Tablebase, syzygy_di
         assert losing >= 1
     finally:
         f.tb_free()
+
+
+def test_unsettled_moves_say_so(tablebase: Any) -> None:
+    """The issue's stalling KQvKR root: the settling search's budget runs
+    out before two of its edge moves are decided.  RootMove.unsettled marks
+    exactly the moves the core reports open, each of them on the edge (its
+    rounded DTZ is the plies the clock leaves) and keeping its table value."""
+    from pyfathom import _lowlevel
+
+    board = chess.Board("8/8/8/2Q5/4K3/8/1r1k4/8 w - - 61 1")
+    root = tablebase.probe_root(board)
+    res = _lowlevel.probe_root(tablebase._h, board.occupied_co[chess.WHITE],
+                               board.occupied_co[chess.BLACK], board.kings, board.queens,
+                               board.rooks, board.bishops, board.knights, board.pawns, 0,
+                               board.turn, board.halfmove_clock)
+    marked = [m for m in root.moves if m.unsettled]
+    assert len(marked) == res.unsettled > 0
+    for m in marked:
+        assert abs(m.dtz) + board.halfmove_clock == 100, m
+        child = board.copy(stack=False)
+        child.push(m.move)
+        assert -tablebase.probe_dtz(child) + 1 == m.dtz, m  # the table's value, as stored
+    assert all(not m.unsettled for m in root.moves if abs(m.dtz) + board.halfmove_clock != 100)
 
 
 def test_clock_at_or_past_the_limit(tablebase: Any) -> None:

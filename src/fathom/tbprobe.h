@@ -19,9 +19,15 @@
  *    Fathom's max/min macros lack them, so with its default pawn of 100 a
  *    cursed win scores 3 instead of 1, and up to 499 instead of 49, and a
  *    blessed loss the same with the sign turned.
- *  - Among winning root moves, those whose win is certain inside the
- *    50-move rule, although the table stores their DTZ rounded to moves,
- *    come first: Fathom may pick a move one ply too slow at the edge.
+ *  - Root moves come in Fathom's order (its move generator's: king,
+ *    queens, rooks, bishops, knights, pawns, each by square, then by
+ *    destination; promotions Q N R B), in tb_probe_root's results and in
+ *    tb_probe_root_dtz / tb_probe_root_wdl, and tb_probe_root breaks ties
+ *    as Fathom does: the first of the quickest wins or of the slowest
+ *    losses, or the drawing move Fathom's material key picks.  What counts
+ *    as best differs in one case: a win certain inside the 50-move rule
+ *    although the table stores its DTZ rounded beats a rounded one that may
+ *    be one ply too slow, where Fathom may pick the slow one.
  *  - A root move whose rounded DTZ d is exactly the plies the clock leaves
  *    (the hidden ply decides between a win and a draw) is settled by a
  *    bounded search below it: its DTZ becomes exact, d or d + 1 plies, and
@@ -236,14 +242,16 @@ static inline unsigned tb_probe_wdl(uint64_t _white, uint64_t _black,
  * the same position arguments (here the clock counts).  The answer packs
  * the position's WDL under the 50-move rule, the chosen move and the
  * position's |DTZ|.  The move keeps the position's value: the quickest
- * certain win, else the quickest win, a draw, or the slowest loss.  Mate
+ * certain win, else the quickest win, a draw, or the slowest loss; among
+ * equal moves Fathom's choice (above).  Mate
  * and stalemate give TB_RESULT_CHECKMATE / TB_RESULT_STALEMATE, a failed
  * probe TB_RESULT_FAILED.
  *
  * _results, if not NULL, must hold TB_MAX_MOVES entries; it receives one
  * packed answer per legal move (that move's WDL and |DTZ| as seen from the
  * root, one ply longer than the table's where the move was settled on the
- * 50-move edge), best first, and TB_RESULT_FAILED after the last one.
+ * 50-move edge), in Fathom's order (above), and TB_RESULT_FAILED after the
+ * last one.
  *
  * Costs a DTZ probe per legal move: meant for the root, not the search.
  */
@@ -298,7 +306,7 @@ struct TbRootMoves {
  * tbScore: TB_VALUE_MATE - TB_MAX_MATE_PLY - 1 for ranks from the bound up
  * (900 with useRule50, else 1), (max(3, rank - 800) * TB_VALUE_PAWN) / 200
  * for lower winning ranks, TB_VALUE_DRAW for 0, and the mirror images for
- * losses.  Moves come best first.  Returns nonzero when every
+ * losses.  Moves come in Fathom's order (above).  Returns nonzero when every
  * move was probed, 0 otherwise (castling rights included).
  */
 int tb_probe_root_dtz(uint64_t _white, uint64_t _black, uint64_t _kings,
