@@ -16,7 +16,6 @@ About 3 s (250 positions).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -27,8 +26,7 @@ import pytest
 from support.generator_order import expected_choice, fathom_key, move_dtz, near_edge
 from support.positions import ALL_TABLES, bitboards, table_sample
 
-pytestmark = pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
-                                reason="pure API order checks; covered by the plain run")
+pytestmark = pytest.mark.plain_pass_only("order checks through pyfathom.fathom; their core paths run sanitized in test_engine_dropin")
 
 
 def _boards() -> list[chess.Board]:

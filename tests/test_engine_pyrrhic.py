@@ -18,7 +18,6 @@ About 8 s (one C build of the single file, two of the program, 200 positions).
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 from pathlib import Path
@@ -47,8 +46,7 @@ WIN_SCORE = MATE - MAX_MATE_PLY - 1
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("make") is None, reason="needs make (GNU)"),
-    pytest.mark.skipif(os.environ.get("PYFATHOM_SANITIZED") == "1",
-                       reason="builds its own unsanitized programs; covered by the plain run"),
+    pytest.mark.plain_pass_only("builds its own unsanitized programs"),
 ]
 
 
