@@ -125,7 +125,7 @@ def test_variant_tables_one_level_down(tmp_path: Path, capsys: pytest.CaptureFix
     import chess.variant
 
     from pyfathom.cli import main
-    from variant_positions import variant_dir
+    from support.variant_positions import variant_dir
 
     root = tmp_path / "variants"
     root.mkdir()
