@@ -118,9 +118,10 @@ def test_mate_in_one_is_rounded_as_lila_rounds_it(server: Server, syzygy_dir: Pa
     assert status == 200 and line["mainline"][0]["precise_dtz"] == 1
     assert server.get_json("/standard?exact_mates=maybe&fen=" + fen)[0] == 400
 
-    # Everywhere else the flags are pyfathom's (Tablebase.probe): lila's may
-    # differ only at a DTZ of 1 with a mate on the board, and the batch
-    # answers as GET does.
+    # Among these moves the flags are pyfathom's (Tablebase.probe) but at a
+    # DTZ of 1 with a mate on the board (the other difference, ties of
+    # mixed flags in a DTZ found by search: test_server_lila_flags), and
+    # the batch answers as GET does.
     import pyfathom
     tb = pyfathom.Tablebase()
     tb.add_directory(str(syzygy_dir))
