@@ -489,6 +489,7 @@ def test_full_thread_pool_is_a_429(syzygy_dir: Path, monkeypatch: pytest.MonkeyP
     import asyncio
 
     from pyfathom.server import app as server_app
+    from pyfathom.server import heavy
 
     def slow_documents(tb: Any, fens: list[str]) -> list[dict[str, Any]]:
         time.sleep(1.0)
@@ -496,7 +497,7 @@ def test_full_thread_pool_is_a_429(syzygy_dir: Path, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(server_app, "HEAVY_THREADS", 1)
     monkeypatch.setattr(server_app, "MAX_WAITING", 0)
-    monkeypatch.setattr(server_app, "batch_documents", slow_documents)
+    monkeypatch.setattr(heavy, "batch_documents", slow_documents)
     app = server_app.create_app([str(syzygy_dir)], cache_size=0)
 
     async def call(method: str, path: str, query: bytes, body: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
