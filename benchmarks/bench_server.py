@@ -63,8 +63,10 @@ ROOT = common.ROOT
 
 class _ChessSyzygyProbes:
     """What :func:`pyfathom.server.lichess.probe_document` needs from a
-    tablebase (``probe(board)`` with ``dtz`` and ``dtz_precise``), answered
-    by python-chess's ``chess.syzygy``."""
+    tablebase (``probe_dtz_as_stored(board)``: dtz and precise flag, and
+    ``probe(board)`` with ``dtz`` and ``dtz_precise`` for ``exact_mates``),
+    answered by python-chess's ``chess.syzygy`` (which says nothing of
+    precision: every DTZ is taken as rounded)."""
 
     def __init__(self, directory: str) -> None:
         import chess.syzygy
@@ -75,6 +77,9 @@ class _ChessSyzygyProbes:
         from types import SimpleNamespace
 
         return SimpleNamespace(dtz=self.tb.probe_dtz(board), dtz_precise=False)
+
+    def probe_dtz_as_stored(self, board: Any) -> tuple[int, bool]:
+        return self.tb.probe_dtz(board), False
 
 
 def reference_app() -> Any:
