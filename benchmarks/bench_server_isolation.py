@@ -132,10 +132,11 @@ def _rss_kb(pid: int) -> int:
     pids = [pid]
     while pids:
         p = pids.pop()
-        try:
-            pids += [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
-        except OSError:
-            pass
+        for task in Path(f"/proc/{p}/task").glob("*"):  # each thread's children
+            try:
+                pids += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                pass
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):

@@ -158,16 +158,18 @@ class Children:
 
     def call(self, *job: Any) -> Any:
         """Answer ``job`` (see :func:`run_job`) in a free child: its result,
-        or its exception raised again here.  A child that died (killed, or
-        a crash) is replaced, and the job answered as a 503."""
+        or its exception raised again here.  A child found dead (killed, or
+        a crash) is replaced first; one that dies during the job is
+        replaced and the job answered with a 503."""
         child = self._idle.pop()
         try:
+            if not child[0].is_alive():
+                child = self._replace(child)
             child[1].send(job)
             reply = child[1].recv()
         except (EOFError, OSError):
-            child[0].kill()
-            child = self._start()
-            raise OSError("the process computing this answer ended; retry") from None
+            child = self._replace(child)
+            raise HTTPException(503, "the process computing this answer ended; retry") from None
         finally:
             self._idle.append(child)
         status, *rest = reply
@@ -178,6 +180,12 @@ class Children:
         if status in _ERRORS:
             raise _ERRORS[status](rest[0])
         raise RuntimeError(rest[0])
+
+    def _replace(self, child: tuple[Any, Connection]) -> tuple[Any, Connection]:
+        child[0].kill()
+        child[0].join(1)
+        child[1].close()
+        return self._start()
 
     def close(self) -> None:
         """Stop every child (those busy are stopped when their job ends)."""
