@@ -41,7 +41,6 @@ Tables = dict[str, pyfathom.Tablebase]
 
 _JSON = "application/json"
 
-
 Opener = Callable[[Sequence[str], type[chess.Board]], pyfathom.Tablebase]
 """How the server opens a variant's tablebase over its directories (the
 app's own function, handed to the children)."""
