@@ -140,7 +140,8 @@ class Children:
     blocking (run it on a thread) and must not be entered by more than
     ``count`` threads at once (the worker's heavy pool bounds that)."""
 
-    def __init__(self, count: int, dirs: dict[str, Sequence[str]], opener: Opener) -> None:
+    def __init__(self, count: int, dirs: dict[str, Sequence[str | os.PathLike[str]]],
+                 opener: Opener) -> None:
         self._dirs = {variant: [str(f) for f in folders] for variant, folders in dirs.items()}
         self._opener = opener
         # spawn: the worker runs threads, which a fork would copy half-way.
