@@ -1,7 +1,7 @@
 """``pyfathom serve``'s batches and mainlines run in child processes of the
 worker at a lower priority (pyfathom/server/heavy.py, issue 27 point 5),
-against a live server on 127.0.0.1: the children exist, are niced, answer
-as the worker's own code does, and one that dies is replaced.
+against a live server on 127.0.0.1: the children are started when first
+needed, are niced, answer, and one that dies is replaced.
 """
 
 from __future__ import annotations
@@ -73,8 +73,10 @@ def test_heavy_work_runs_in_niced_children_that_are_replaced(server: Server) -> 
     status, _, data = server.request("POST", "/standard/batch", json.dumps([FEN]).encode(),
                                      {"Content-Type": "application/json"})
     assert status == 200 and json.loads(data)[0]["moves"][0]["san"] == "Rg8#"
+    # Started when first needed (one at a time here: at most two, the
+    # worker's HEAVY_THREADS).
     children = _heavy_children(server)
-    assert len(children) == 2, (children, _descendants(server.proc.pid))
+    assert 1 <= len(children) <= 2, (children, _descendants(server.proc.pid))
 
     for pid in children:
         os.kill(pid, signal.SIGKILL)

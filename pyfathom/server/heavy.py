@@ -22,7 +22,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Optional
 
 import chess
 from starlette.exceptions import HTTPException
@@ -134,9 +134,17 @@ def _serve(conn: Connection, dirs: dict[str, Sequence[str]], opener: Opener) -> 
             tb.close()
 
 
+def _discard(child: tuple[Any, Connection]) -> None:
+    """Make sure a child that failed is gone, and reaped."""
+    child[0].kill()
+    child[0].join(1)
+    child[1].close()
+
+
 class Children:
     """``count`` child processes over the tables in ``dirs`` (directories
-    by variant, opened with ``opener``), each answering one job at a time.  :meth:`call` is
+    by variant, opened with ``opener``), each answering one job at a time,
+    each started when first needed.  :meth:`call` is
     blocking (run it on a thread) and must not be entered by more than
     ``count`` threads at once (the worker's heavy pool bounds that)."""
 
@@ -146,7 +154,9 @@ class Children:
         self._opener = opener
         # spawn: the worker runs threads, which a fork would copy half-way.
         self._context = multiprocessing.get_context("spawn")
-        self._idle = [self._start() for _ in range(count)]
+        # Started on their first job: a server that is never asked for a
+        # batch or a mainline spends nothing on them.
+        self._idle: list[Optional[tuple[Any, Connection]]] = [None] * count
 
     def _start(self) -> tuple[Any, Connection]:
         mine, theirs = self._context.Pipe()
@@ -159,16 +169,21 @@ class Children:
     def call(self, *job: Any) -> Any:
         """Answer ``job`` (see :func:`run_job`) in a free child: its result,
         or its exception raised again here.  A child found dead (killed, or
-        a crash) is replaced first; one that dies during the job is
-        replaced and the job answered with a 503."""
+        a crash) is replaced first; one that dies during the job answers
+        it with a 503, and the next job starts a new one."""
         child = self._idle.pop()
         try:
-            if not child[0].is_alive():
-                child = self._replace(child)
+            if child is None:
+                child = self._start()
+            elif not child[0].is_alive():
+                _discard(child)
+                child = self._start()
             child[1].send(job)
             reply = child[1].recv()
         except (EOFError, OSError):
-            child = self._replace(child)
+            if child is not None:
+                _discard(child)
+            child = None  # a new one for the next job
             raise HTTPException(503, "the process computing this answer ended; retry") from None
         finally:
             self._idle.append(child)
@@ -181,20 +196,15 @@ class Children:
             raise _ERRORS[status](rest[0])
         raise RuntimeError(rest[0])
 
-    def _replace(self, child: tuple[Any, Connection]) -> tuple[Any, Connection]:
-        child[0].kill()
-        child[0].join(1)
-        child[1].close()
-        return self._start()
-
     def close(self) -> None:
         """Stop every child (those busy are stopped when their job ends)."""
-        for process, conn in self._idle:
+        started = [child for child in self._idle if child is not None]
+        for process, conn in started:
             try:
                 conn.send(None)
             except OSError:
                 pass
-        for process, conn in self._idle:
+        for process, conn in started:
             process.join(2)
             if process.is_alive():
                 process.kill()
