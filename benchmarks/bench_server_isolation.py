@@ -188,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
             procs["threads"] = _start_threads(tables, args.workers, servers["threads"])
         for port in servers.values():
             asyncio.run(bs._load(port, cheap[:200], 4))  # warm-up
+            # Every batch process started (each on its first job) and its tables mapped.
+            asyncio.run(bs._load(port, [big, slow] * 2, 2))
         runs: dict[str, list[dict[str, float]]] = {}
         non_200 = 0
         counts: dict[str, int] = {}
