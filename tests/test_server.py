@@ -2,8 +2,9 @@
 field against the Python API and python-chess, the mainline, CBOR, the batch
 endpoint, and 4xx JSON errors for bad input (with a fuzz test).
 
-The expected documents are built here from ``Tablebase.probe`` (dtz and its
-precision), python-chess (SAN, mate, stalemate, insufficient material,
+The expected documents are built here from ``Tablebase.probe_dtz_as_stored``
+(dtz and lichess's precision, checked against a model of its rule in
+test_server_lila_flags), python-chess (SAN, mate, stalemate, insufficient material,
 zeroing) and lichess's published category rules, written out again below as
 a table; the server's own code is never used to compute them.
 """
