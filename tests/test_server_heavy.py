@@ -83,10 +83,18 @@ def test_heavy_work_runs_in_niced_children_that_are_replaced(server: Server) -> 
     deadline = time.monotonic() + 10
     while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.05)  # until dead: found dead, not met mid-job
-    # A child found dead is replaced before it is given a job: every
-    # answer goes on (another halfmove clock each time: not from the cache).
+    # A child found dead is replaced before it is given a job; one met
+    # while it dies answers a JSON 503 and is replaced for the next (seen
+    # once in the sanitized pass, where a process takes longer to die).
+    # Another halfmove clock each time: not answers from the cache.
+    statuses = []
     for i in range(4):
         status, doc = server.get_json(f"/standard/mainline?fen={FEN[:-3]}{i + 1}_1")
-        assert status == 200 and doc["mainline"][0]["san"] == "Rg8#", doc
+        statuses.append(status)
+        if status == 503:
+            assert "retry" in doc["error"], doc
+        else:
+            assert status == 200 and doc["mainline"][0]["san"] == "Rg8#", doc
+    assert statuses.count(503) <= 1 and statuses[1:] == [200] * 3, statuses
     replaced = _heavy_children(server)
     assert replaced and not set(replaced) & set(children), (replaced, children)
