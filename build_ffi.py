@@ -161,6 +161,7 @@ typedef struct fathom_check_result {
 int fathom_check_table(const char *path, fathom_check_result *result);
 
 #define FATHOM_BATCH_ROW_ORDER ...
+#define FATHOM_BATCH_AS_STORED ...
 int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[8],
                        const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
                        int16_t *dtz_out, uint8_t *precise_out, uint8_t *status_out,

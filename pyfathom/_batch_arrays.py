@@ -75,17 +75,20 @@ def probe_many(handle: _ll.Handle, max_pieces: int, boards: Iterable[chess.Board
 
 
 def probe_arrays(handle: _ll.Handle, columns: Sequence[Any], dtz: bool,
-                 threads: Optional[int], status: Any, precise: Any = None) -> Any:
-    """Tablebase.probe_wdl_bitboards / probe_dtz_bitboards."""
+                 threads: Optional[int], status: Any, precise: Any = None,
+                 as_stored: bool = False) -> Any:
+    """Tablebase.probe_wdl_bitboards / probe_dtz_bitboards (``as_stored``:
+    Tablebase.probe_dtz_bitboards_as_stored)."""
     args = _batch_arrays(*columns)
-    out, _, _ = _probe(handle, args[:8], args[8], args[9], dtz, threads, status, precise)
+    out, _, _ = _probe(handle, args[:8], args[8], args[9], dtz, threads, status, precise,
+                       as_stored)
     return out
 
 
 def _probe(handle: _ll.Handle, masks: Sequence[npt.NDArray[np.uint64]],
            ep: npt.NDArray[np.uint8], turn: npt.NDArray[np.uint8], dtz: bool,
-           threads: Optional[int], status: Any, precise: Any = None
-           ) -> tuple[Any, Optional[npt.NDArray[np.uint8]], Optional[npt.NDArray[np.uint8]]]:
+           threads: Optional[int], status: Any, precise: Any = None,
+           as_stored: bool = False) -> tuple[Any, Optional[npt.NDArray[np.uint8]], Optional[npt.NDArray[np.uint8]]]:
     """The one C batch call over checked arrays: (results, the caller's
     status array or None, the caller's precise array or None; ``precise``
     is for DTZ probes only)."""
@@ -94,7 +97,7 @@ def _probe(handle: _ll.Handle, masks: Sequence[npt.NDArray[np.uint64]],
     precise_out = _output_array("precise", precise, len(out))
     if len(out):
         _ll.probe_batch(handle, masks, ep, turn, out, _threads(threads), status_out,
-                        precise_out if dtz else None)
+                        precise_out if dtz else None, as_stored=as_stored)
     return out, status_out, precise_out
 
 

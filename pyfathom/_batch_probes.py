@@ -191,3 +191,20 @@ class BatchProbes:
             self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
             True, threads, status, precise)
         return out
+
+    def probe_dtz_bitboards_as_stored(
+            self, white: npt.ArrayLike, black: npt.ArrayLike, kings: npt.ArrayLike,
+            queens: npt.ArrayLike, rooks: npt.ArrayLike, bishops: npt.ArrayLike,
+            knights: npt.ArrayLike, pawns: npt.ArrayLike, ep: npt.ArrayLike,
+            turn: npt.ArrayLike, *, precise: npt.NDArray[np.uint8],
+            threads: Optional[int] = None, status: Optional[npt.NDArray[np.uint8]] = None
+            ) -> npt.NDArray[np.int16]:
+        """:meth:`probe_dtz_bitboards` with the precise flags of
+        :meth:`~pyfathom.Tablebase.probe_dtz_as_stored` in ``precise`` (the
+        same DTZ)."""
+        from pyfathom import _batch_arrays
+
+        out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
+            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            True, threads, status, precise, as_stored=True)
+        return out

@@ -264,3 +264,35 @@ class BoardProbes:
                  for f, t, p, w, d, rank, open_ in res.moves]
         best = moves[0].move if moves else None
         return RootProbe(best, _WDLS[res.wdl + 2], res.dtz, moves)
+
+    # ---- lichess's precise flag (for pyfathom.server) ----------------------
+
+    def probe_dtz_as_stored(self, board: chess.Board) -> tuple[int, bool]:
+        """(DTZ, precise) of ``board``, the flag as lichess's tablebase
+        server gives it (its prober, shakmaty-syzygy, sets it).
+
+        The DTZ is :meth:`probe`'s; the flag differs from
+        :attr:`Probe.dtz_precise` in two cases.  A DTZ of 1 stored rounded
+        stays rounded where a move mates (:meth:`probe` marks it exact).
+        Where the table stores the other side to move, the DTZ comes from
+        the moves, and when several tie for it the flag is that of the
+        first of them in shakmaty-syzygy's move order (:meth:`probe`'s is
+        exact when the tied moves together pin the value down).  Standard
+        chess only: a variant's tablebase answers as :meth:`probe`.
+
+        >>> b = chess.Board("6k1/8/6K1/8/8/8/8/R7 w - - 99 2")  # Ra8# comes next
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.probe(b).dtz_precise, tb.probe_dtz_as_stored(b)
+        (True, (1, False))
+
+        :raises: as :meth:`probe_dtz`.
+        """
+        if board.castling_rights or type(board) is not self.variant:
+            self._check_supported(board)
+        occ = board.occupied_co
+        status, dtz, precise = _ll.probe_dtz_as_stored(
+            self._h, occ[1], occ[0], board.kings, board.queens, board.rooks, board.bishops,
+            board.knights, board.pawns, board.ep_square or 0, board.turn)
+        if status != Status.OK:
+            self._fail(True, board, status)
+        return dtz, precise

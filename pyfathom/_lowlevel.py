@@ -299,7 +299,8 @@ def probe_dtz_as_stored(handle: Handle, white: int, black: int, kings: int, quee
                         rooks: int, bishops: int, knights: int, pawns: int, ep: int,
                         turn: int) -> tuple[int, int, bool]:
     """``fathom_probe_dtz_as_stored``: (status, dtz, precise), the precise
-    flag without the mate-in-one mark (lichess's, for :mod:`pyfathom.server`)."""
+    flag lichess's prober reports (see
+    :meth:`pyfathom.Tablebase.probe_dtz_as_stored`)."""
     r = lib.fathom_probe_dtz_as_stored(handle, white, black, kings, queens, rooks,
                                        bishops, knights, pawns, ep, turn, ffi.NULL)
     return r & 0xFF, r >> 16, bool((r >> 8) & 1)
@@ -421,13 +422,15 @@ def _optional_u8_output(status: Optional[U8Array]) -> Any:
 def probe_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array, turn: U8Array,
                 out: Union[npt.NDArray[np.int8], npt.NDArray[np.int16]], threads: int,
                 status: Optional[U8Array] = None, precise: Optional[U8Array] = None,
-                row_order: bool = False) -> None:
+                row_order: bool = False, as_stored: bool = False) -> None:
     """``fathom_probe_batch`` over C-contiguous arrays (no copies): WDL when
     ``out`` is int8, DTZ when it is int16; ``masks`` are white, black, kings,
     queens, rooks, bishops, knights, pawns; ``status`` and ``precise`` (DTZ
     only; None or as long as ``out``) receive each row's status and DTZ
     precise flag.  ``row_order``: probe row by row in the given order
-    (``FATHOM_BATCH_ROW_ORDER``; same answers, for comparisons)."""
+    (``FATHOM_BATCH_ROW_ORDER``; same answers, for comparisons).
+    ``as_stored``: the precise flags of :func:`probe_dtz_as_stored`
+    (``FATHOM_BATCH_AS_STORED``)."""
     bitboards = ffi.new("const uint64_t *[8]",
                         [ffi.from_buffer("const uint64_t[]", a) for a in masks])
     dtz = out.dtype.itemsize == 2
@@ -436,7 +439,8 @@ def probe_batch(handle: Handle, masks: Sequence[U64Array], ep: U8Array, turn: U8
         handle, len(out), bitboards, ffi.from_buffer("const uint8_t[]", ep),
         ffi.from_buffer("const uint8_t[]", turn), NULL if dtz else target,
         target if dtz else NULL, _optional_u8_output(precise), _optional_u8_output(status),
-        threads, lib.FATHOM_BATCH_ROW_ORDER if row_order else 0),
+        threads, (lib.FATHOM_BATCH_ROW_ORDER if row_order else 0)
+        | (lib.FATHOM_BATCH_AS_STORED if as_stored else 0)),
         "batch DTZ probe" if dtz else "batch WDL probe")
 
 

@@ -2,8 +2,9 @@
 field against the Python API and python-chess, the mainline, CBOR, the batch
 endpoint, and 4xx JSON errors for bad input (with a fuzz test).
 
-The expected documents are built here from ``Tablebase.probe`` (dtz and its
-precision), python-chess (SAN, mate, stalemate, insufficient material,
+The expected documents are built here from ``Tablebase.probe_dtz_as_stored``
+(dtz and lichess's precision, checked against a model of its rule in
+test_server_lila_flags), python-chess (SAN, mate, stalemate, insufficient material,
 zeroing) and lichess's published category rules, written out again below as
 a table; the server's own code is never used to compute them.
 """
@@ -65,22 +66,15 @@ def expected_category(dtz: Optional[int], precise: bool, mate: bool, drawn: bool
 
 
 def probe_or_none(tb: Any, board: chess.Board) -> tuple[Optional[int], bool]:
-    """(dtz, precise) as lila says them: Tablebase.probe's, except that a DTZ
-    of 1 with a mate on the board keeps the table's own flag (probe marks
-    it exact; shakmaty-syzygy does not), read from fathom_probe_dtz_as_stored
-    (whose values test_server_lila checks against lila's answers)."""
+    """(dtz, precise) as lila says them: Tablebase.probe_dtz_as_stored (the
+    DTZ of Tablebase.probe, the flag of shakmaty-syzygy, which
+    test_server_lila_flags checks against a model of its rule written
+    there), None where the tables cannot answer."""
     try:
-        p = tb.probe(board)
+        dtz, precise = tb.probe_dtz_as_stored(board)
     except KeyError:
         return None, False
-    if p.dtz == 1 and mates_in_one(board):
-        from pyfathom import _lowlevel
-        occ = board.occupied_co
-        _status, _dtz, precise = _lowlevel.probe_dtz_as_stored(
-            tb._handle(), occ[1], occ[0], board.kings, board.queens, board.rooks,
-            board.bishops, board.knights, board.pawns, board.ep_square or 0, board.turn)
-        return 1, precise
-    return int(p.dtz), bool(p.dtz_precise)
+    return int(dtz), bool(precise)
 
 
 def mates_in_one(board: chess.Board) -> bool:

@@ -187,8 +187,8 @@ def test_endpoint_answers_through_one_batch_probe(syzygy_dir: Path,
 
     batch_rows: list[int] = []
     per_board: list[str] = []
-    real_batch = pyfathom.Tablebase.probe_dtz_bitboards
-    real_probe = pyfathom.Tablebase.probe
+    real_batch = pyfathom.Tablebase.probe_dtz_bitboards_as_stored
+    real_probe = pyfathom.Tablebase.probe_dtz_as_stored
 
     def counting_batch(self: Any, *args: Any, **kwargs: Any) -> Any:
         assert kwargs.get("precise") is not None and kwargs.get("status") is not None
@@ -199,8 +199,8 @@ def test_endpoint_answers_through_one_batch_probe(syzygy_dir: Path,
         per_board.append(board.fen())
         return real_probe(self, board)
 
-    monkeypatch.setattr(pyfathom.Tablebase, "probe_dtz_bitboards", counting_batch)
-    monkeypatch.setattr(pyfathom.Tablebase, "probe", counting_probe)
+    monkeypatch.setattr(pyfathom.Tablebase, "probe_dtz_bitboards_as_stored", counting_batch)
+    monkeypatch.setattr(pyfathom.Tablebase, "probe_dtz_as_stored", counting_probe)
     app = create_app([str(syzygy_dir)], cache_size=0)
     fens = [b.fen() for b in sample_positions()[::53]] + UNKNOWN_FENS[:3]
     assert len(fens) >= 40

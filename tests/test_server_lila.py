@@ -116,9 +116,10 @@ def test_mate_in_one_is_rounded_as_lila_rounds_it(server: Server, syzygy_dir: Pa
     assert status == 200 and line["mainline"][0]["precise_dtz"] == 1
     assert server.get_json("/standard?exact_mates=maybe&fen=" + fen)[0] == 400
 
-    # Everywhere else the flags are pyfathom's (Tablebase.probe): lila's may
-    # differ only at a DTZ of 1 with a mate on the board, and the batch
-    # answers as GET does.
+    # Among these moves the flags are pyfathom's (Tablebase.probe) but at a
+    # DTZ of 1 with a mate on the board (the other difference, ties of
+    # mixed flags in a DTZ found by search: test_server_lila_flags), and
+    # the batch answers as GET does.
     import pyfathom
     tb = pyfathom.Tablebase()
     tb.add_directory(str(syzygy_dir))
@@ -484,6 +485,7 @@ def test_full_thread_pool_is_a_429(syzygy_dir: Path, monkeypatch: pytest.MonkeyP
     import asyncio
 
     from pyfathom.server import app as server_app
+    from pyfathom.server import heavy
 
     def slow_documents(tb: Any, fens: list[str]) -> list[dict[str, Any]]:
         time.sleep(1.0)
@@ -491,7 +493,7 @@ def test_full_thread_pool_is_a_429(syzygy_dir: Path, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(server_app, "HEAVY_THREADS", 1)
     monkeypatch.setattr(server_app, "MAX_WAITING", 0)
-    monkeypatch.setattr(server_app, "batch_documents", slow_documents)
+    monkeypatch.setattr(heavy, "batch_documents", slow_documents)
     app = server_app.create_app([str(syzygy_dir)], cache_size=0)
 
     async def call(method: str, path: str, query: bytes, body: bytes) -> tuple[int, dict[bytes, bytes], bytes]:

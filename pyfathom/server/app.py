@@ -25,11 +25,13 @@ answered on every path), ``Vary: Accept``, an ``ETag`` (``If-None-Match``
 gets a 304) and ``Cache-Control: public, max-age=86400``: they never change
 while the server runs.
 
-Probes run in worker threads, never on the event loop (the C calls
-release the GIL): at most :data:`PROBE_THREADS` at once for single
-positions and :data:`HEAVY_THREADS` for batches and mainlines, so that slow
-requests never take every thread; past :data:`MAX_WAITING` requests
-waiting for a thread, a request gets a 429 with ``Retry-After``.
+Probes never run on the event loop: single positions on at most
+:data:`PROBE_THREADS` threads at once (the C calls release the GIL), and
+batches and mainlines, at most :data:`HEAVY_THREADS` at once, in as many
+child processes at a lower priority (:mod:`pyfathom.server.heavy`), so
+that their Python work takes neither the worker's GIL nor, on a busy
+machine, its CPU from the cheap requests; past :data:`MAX_WAITING`
+requests waiting for a thread, a request gets a 429 with ``Retry-After``.
 
 Every error is a JSON ``{"error": "..."}`` with a 4xx status that says what
 was wrong with the request (503 for a damaged table file, the server's
@@ -38,7 +40,7 @@ fault, named in the message).
 
 from __future__ import annotations
 
-import json
+import functools
 import os
 import sys
 from collections import OrderedDict
@@ -58,8 +60,9 @@ from starlette.routing import Route
 
 import pyfathom
 from pyfathom.server import lichess, web
-from pyfathom.server.batch import MAX_BATCH, MAX_BATCH_MOVES, MAX_BODY_BYTES, batch_documents, \
-    batch_fens, is_ndjson, parse_batch, parsed_documents, read_body
+from pyfathom.server.batch import MAX_BATCH, MAX_BATCH_MOVES, MAX_BODY_BYTES, is_ndjson, \
+    read_body
+from pyfathom.server.heavy import Children, encode, run_job
 
 __all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
            "MAX_BODY_BYTES", "MAX_QUERY_BYTES", "PROBE_THREADS", "HEAVY_THREADS",
@@ -75,7 +78,8 @@ PROBE_THREADS = 4
 """Threads per worker process answering single positions (``GET /VARIANT``)."""
 
 HEAVY_THREADS = 2
-"""Threads per worker process for batches and mainlines: fewer than
+"""Batches and mainlines a worker process computes at once (each in a
+child process of its own, see :func:`create_app`): fewer than
 :data:`PROBE_THREADS`, and apart from them, so that they never hold up a
 single-position request."""
 
@@ -113,15 +117,6 @@ _T = TypeVar("_T")
 def _error(status: int, message: str, headers: Optional[dict[str, str]] = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status,
                         headers={**web.CORS_HEADERS, **(headers or {})})
-
-
-def _encode(document: Any, media: str) -> bytes:
-    if media == _CBOR:
-        import cbor2
-
-        data: bytes = cbor2.dumps(document)
-        return data
-    return json.dumps(document, separators=(",", ":")).encode()
 
 
 class _AnswerCache:
@@ -215,8 +210,8 @@ _FLAGS = {"true": True, "false": False}
 
 def _exact_mates(request: Request) -> bool:
     """The ``exact_mates`` query parameter (``true``: pyfathom's precise
-    flags, a DTZ of 1 exact where a move mates; default ``false``: lila's,
-    see :func:`lichess._lichess_flag`)."""
+    flags, :attr:`pyfathom.Probe.dtz_precise`; default ``false``: lila's,
+    :meth:`pyfathom.Tablebase.probe_dtz_as_stored`)."""
     value = request.query_params.get("exact_mates", "false")
     if value not in _FLAGS:
         raise HTTPException(400, f"exact_mates must be true or false, not {value[:20]!r}")
@@ -231,12 +226,19 @@ def _open(folders: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.T
 
 
 def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT_CACHE,
-               atomic: Sequence[str] = (), antichess: Sequence[str] = ()) -> Starlette:
+               atomic: Sequence[str] = (), antichess: Sequence[str] = (),
+               heavy_processes: bool = False) -> Starlette:
     """The server over the tables in ``tables`` (directories; None: as the
     command line finds them, from ``$SYZYGY_PATH`` or the download
     directory), with atomic and antichess tables from ``atomic`` and
     ``antichess`` (none: those endpoints answer 404); each directory and the
     folders one level below it (:func:`pyfathom.tables.table_folders`).
+
+    ``heavy_processes``: batches and mainlines are answered by
+    :data:`HEAVY_THREADS` child processes at a lower priority
+    (:mod:`pyfathom.server.heavy`), as ``pyfathom serve``'s workers do;
+    False: by threads of this process (the same code, for tests in one
+    process).
 
     :raises: :exc:`FileNotFoundError` when no table is found there.
     """
@@ -247,11 +249,18 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     if not folders:
         raise FileNotFoundError(f"no Syzygy tables found in {os.pathsep.join(map(str, dirs))}")
     tablebases: dict[str, pyfathom.Tablebase] = {"standard": _open(folders, chess.Board)}
+    found: dict[str, Sequence[str | os.PathLike[str]]] = {"standard": folders}
     for variant, variant_dirs in (("atomic", atomic), ("antichess", antichess)):
         if variant_dirs:
             board_class = lichess.VARIANTS[variant]
-            tablebases[variant] = _open(
-                table_files.table_folders(variant_dirs, str(board_class.uci_variant)), board_class)
+            found[variant] = table_files.table_folders(variant_dirs, str(board_class.uci_variant))
+            tablebases[variant] = _open(found[variant], board_class)
+    children: Optional[Children] = None
+    if heavy_processes:
+        children = Children(HEAVY_THREADS, found, _open)
+        compute: Callable[..., Any] = children.call
+    else:
+        compute = functools.partial(run_job, tablebases)
     tb = tablebases["standard"]
     cache = _AnswerCache(cache_size)
     light, heavy = _Pool(PROBE_THREADS, MAX_WAITING), _Pool(HEAVY_THREADS, MAX_WAITING)
@@ -260,12 +269,11 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
 
     def render(route: str, variant: str, board: chess.Board, media: str,
                exact_mates: bool) -> tuple[bytes, str]:
-        base = tablebases[variant]
         if route == "mainline":
-            document = lichess.mainline_document(base, board, exact_mates=exact_mates)
+            data = compute("mainline", variant, board.fen(), media, exact_mates)
         else:
-            document = lichess.probe_document(base, board, exact_mates=exact_mates)
-        data = _encode(document, media)
+            document = lichess.probe_document(tablebases[variant], board, exact_mates=exact_mates)
+            data = encode(document, media)
         return data, web.etag_of(data)
 
     async def respond(request: Request, route: str) -> Response:
@@ -311,18 +319,6 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         location = "/" + request.path_params["variant"] + ("?" + query if query else "")
         return Response(status_code=307, headers={**web.CORS_HEADERS, "Location": location})
 
-    def batch_answer(body: bytes, content_type: str, media: str) -> bytes:
-        # Parsed and encoded in the worker thread too: 1 MiB of JSON in and
-        # 10 MB out would hold the event loop for tens of milliseconds.
-        return _encode(batch_documents(tb, batch_fens(body, content_type)), media)
-
-    def parse_for_stream(body: bytes, content_type: str) -> tuple[list[str], list[Any]]:
-        fens = batch_fens(body, content_type)
-        return fens, parse_batch(fens)
-
-    def ndjson_piece(fens: list[str], parsed: list[Any]) -> bytes:
-        return b"".join(_encode(d, _JSON) + b"\n" for d in parsed_documents(tb, fens, parsed))
-
     async def batch(request: Request) -> Response:
         content_type = request.headers.get("content-type", "")
         body = await read_body(request)
@@ -333,12 +329,14 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
             # Streamed STREAM_PIECE FENs at a time: the answer is never
             # held whole, and the loop runs between pieces.  A bad body or
             # a batch past its bounds is refused before the first byte.
-            fens, parsed = await heavy.run(parse_for_stream, body, content_type)
-            pieces = [(fens[i:i + STREAM_PIECE], parsed[i:i + STREAM_PIECE])
+            # Parsed, computed and encoded off the event loop (1 MiB of JSON
+            # in and 10 MB out would hold it for tens of milliseconds).
+            fens = await heavy.run(compute, "check", body, content_type)
+            pieces = [("ndjson", fens[i:i + STREAM_PIECE])
                       for i in range(0, len(fens), STREAM_PIECE)]
-            return StreamingResponse(heavy.stream(ndjson_piece, pieces), media_type=media,
+            return StreamingResponse(heavy.stream(compute, pieces), media_type=media,
                                      headers=headers)
-        data = await heavy.run(batch_answer, body, content_type, media)
+        data = await heavy.run(compute, "batch", body, content_type, media)
         return Response(data, media_type=media, headers=headers)
 
     async def monitor(request: Request) -> Response:
@@ -389,6 +387,8 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         try:
             yield
         finally:
+            if children is not None:
+                children.close()
             for base in tablebases.values():
                 base.close()
 
@@ -420,12 +420,12 @@ def app_from_environment() -> Starlette:
     def dirs(name: str) -> list[str]:
         return [p for p in os.environ.get(name, "").split(os.pathsep) if p]
 
-    # A batch or mainline thread assembles its documents in Python, holding
-    # the GIL: a shorter switch interval (5 ms by default) lets the event
-    # loop answer cheap requests between its slices.  This process is a
-    # server worker, nothing else runs in it.
+    # The probe threads assemble their documents in Python, holding the
+    # GIL: a shorter switch interval (5 ms by default) lets the event loop
+    # and the other threads answer between their slices.  This process is
+    # a server worker, nothing else runs in it.
     sys.setswitchinterval(SWITCH_INTERVAL)
     cache = int(os.environ.get(ENV_CACHE, str(DEFAULT_CACHE)))
     return create_app(dirs(ENV_TABLES) or None, cache_size=cache,
                       atomic=dirs(ENV_VARIANT_TABLES["atomic"]),
-                      antichess=dirs(ENV_VARIANT_TABLES["antichess"]))
+                      antichess=dirs(ENV_VARIANT_TABLES["antichess"]), heavy_processes=True)

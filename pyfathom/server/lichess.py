@@ -40,10 +40,15 @@ its server (lila-tablebase):
 - ``dtz`` is the stored DTZ50'' (python-chess's number, possibly rounded),
   ``precise_dtz`` the same number where the table stores it exactly, else
   null; both null where the tables cannot answer.  The exactness is
-  lila-tablebase's (shakmaty-syzygy's): a DTZ of 1 the table stores rounded
-  stays rounded even where a move mates, although
-  :meth:`pyfathom.Tablebase.probe` marks it exact (:func:`_lichess_flag`);
-  with ``exact_mates=True`` the documents keep pyfathom's flag.  ``dtm``, ``dtc`` and
+  lila-tablebase's (shakmaty-syzygy's,
+  :meth:`pyfathom.Tablebase.probe_dtz_as_stored`), which differs from
+  :attr:`pyfathom.Probe.dtz_precise` in two cases: a DTZ of 1 the table
+  stores rounded stays rounded even where a move mates, and a DTZ found
+  from the moves (the table stores the other side to move) takes the flag
+  of the first of the moves tied for it in shakmaty-syzygy's move order
+  (``8/8/5q2/8/5k1K/4p3/8/8 w``: -2, exact for lila, rounded for pyfathom,
+  which wants every tied move exact).  With ``exact_mates=True`` the
+  documents keep pyfathom's flag.  ``dtm``, ``dtc`` and
   ``dtw`` (lichess's DTM, DTC and antichess DTW tables, which pyfathom
   does not read) are always null.
 - Atomic and antichess boards (:data:`VARIANTS`) follow python-chess's
@@ -68,7 +73,6 @@ import chess.variant
 
 import pyfathom
 from pyfathom.fen import FenError, parse_board
-from pyfathom import _lowlevel as _ll
 from pyfathom._types import ClockResult
 from pyfathom.server.moves import Child, children as _children
 
@@ -249,24 +253,6 @@ _ProbeResult = tuple[Optional[int], bool]
 answer it."""
 
 
-def _lichess_flag(tb: pyfathom.Tablebase, result: _ProbeResult, row: Sequence[int],
-                  exact_mates: bool) -> _ProbeResult:
-    """``result`` (a probe's (dtz, precise)) with lila-tablebase's precise
-    flag, ``row`` the position's bitboards (white, black, kings, queens,
-    rooks, bishops, knights, pawns, ep square, turn).
-
-    The two differ at one value only: pyfathom marks a DTZ of 1 exact where
-    a move mates, shakmaty-syzygy (lila's prober) keeps the flag the table
-    stores (``7k/8/6K1/8/8/8/8/R7 b - - 98 1``: Kg8 leads to DTZ 1, rounded
-    in KRvK, so lila calls it ``syzygy-win``).  Such positions are asked
-    again of ``fathom_probe_dtz_as_stored``, which leaves the mark out;
-    ``exact_mates`` keeps pyfathom's flag."""
-    if exact_mates or result != (1, True):
-        return result
-    _status, _dtz, precise = _ll.probe_dtz_as_stored(tb._handle(), *row)
-    return 1, precise
-
-
 def _row(board: chess.Board) -> tuple[int, ...]:
     """``board``'s bitboards in the order of a C probe's arguments."""
     occ = board.occupied_co
@@ -276,16 +262,20 @@ def _row(board: chess.Board) -> tuple[int, ...]:
 
 def _probe(tb: pyfathom.Tablebase, board: chess.Board, exact_mates: bool = False
            ) -> _ProbeResult:
-    """(dtz, precise) of ``board`` (precise as lichess says it, see
-    :func:`_lichess_flag`), (None, False) where the tables cannot answer it
-    (castling rights, too many pieces, a missing table; or a position the
-    core refuses, such as an impossible check).  A damaged table still
-    raises :class:`~pyfathom.CorruptTableError`."""
+    """(dtz, precise) of ``board``, precise as lichess says it
+    (:meth:`pyfathom.Tablebase.probe_dtz_as_stored`) or, with
+    ``exact_mates``, as pyfathom does (:attr:`pyfathom.Probe.dtz_precise`);
+    (None, False) where the tables cannot answer it (castling rights, too
+    many pieces, a missing table; or a position the core refuses, such as
+    an impossible check).  A damaged table still raises
+    :class:`~pyfathom.CorruptTableError`."""
     try:
-        probe = tb.probe(board)
+        if exact_mates:
+            probe = tb.probe(board)
+            return probe.dtz, probe.dtz_precise
+        return tb.probe_dtz_as_stored(board)
     except (KeyError, pyfathom.InvalidPositionError):
         return None, False
-    return _lichess_flag(tb, (probe.dtz, probe.dtz_precise), _row(board), exact_mates)
 
 
 def _info(dtz: Optional[int], precise: bool, checkmate: bool, stalemate: bool,
@@ -379,7 +369,7 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board, *,
                    exact_mates: bool = False) -> dict[str, Any]:
     """The answer of lichess's ``GET /standard`` for ``board``, probing
     each position as it comes (:meth:`pyfathom.Tablebase.probe`);
-    ``exact_mates``: pyfathom's precise flags, not lila's (:func:`_lichess_flag`).
+    ``exact_mates``: pyfathom's precise flags, not lila's (:func:`_probe`).
 
     ``board`` is not modified (moves are pushed and popped).
 
@@ -451,15 +441,14 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
     status = np.empty(rows, dtype=np.uint8)
     precise = np.empty(rows, dtype=np.uint8)
     white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn = columns
-    dtz = tb.probe_dtz_bitboards(white, black, kings, queens, rooks, bishops, knights, pawns,
-                                 ep, turn, threads=threads, status=status, precise=precise)
+    dtz = tb.probe_dtz_bitboards_as_stored(white, black, kings, queens, rooks, bishops,
+                                           knights, pawns, ep, turn, threads=threads,
+                                           status=status, precise=precise)
     status[castling_rows] = pyfathom.Status.CASTLING
     answered = status == pyfathom.Status.OK
     unknown: _ProbeResult = (None, False)
     results = [(value, exact == 1) if ok else unknown
                for value, exact, ok in zip(dtz.tolist(), precise.tolist(), answered.tolist())]
-    for row in np.flatnonzero(answered & (dtz == 1) & (precise == 1)).tolist():
-        results[row] = _lichess_flag(tb, results[row], flat[row * 10:row * 10 + 10], False)
     # Rows that met a damaged or unreadable file (none, normally).
     damaged = set(np.flatnonzero(
         ~answered & ~np.isin(status, list(_UNANSWERABLE))).tolist())

@@ -189,10 +189,16 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                fathom_detail *detail);
 
 /*
- * fathom_probe_dtz_as_stored: fathom_probe_dtz, except that a DTZ of 1 the
- * table stores rounded keeps its rounded flag even where a move mates
- * (fathom_probe_dtz marks it exact).  The flag shakmaty-syzygy, and so
- * lichess's tablebase server, reports; pyfathom's server answers with it.
+ * fathom_probe_dtz_as_stored: fathom_probe_dtz with the precise flag that
+ * shakmaty-syzygy, and so lichess's tablebase server, reports (pyfathom's
+ * server answers with it); the DTZ is the same.  Two differences: a DTZ
+ * of 1 the table stores rounded keeps its rounded flag even where a move
+ * mates (fathom_probe_dtz marks it exact), and where the DTZ comes from a
+ * one-ply search (the table stores the other side to move) and several
+ * moves tie for it, the flag is that of the first of them in
+ * shakmaty-syzygy's move order (fathom_probe_dtz: exact when the tied
+ * moves together pin the value down).  Standard chess only: an instance
+ * of a variant answers as fathom_probe_dtz.
  * RETURN: packed fathom_result.
  */
 fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
@@ -327,15 +333,17 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
  * fathom_probe_batch is the general form behind the three: bitboards holds
  * the eight arrays (white, black, kings, queens, rooks, bishops, knights,
  * pawns); exactly one of wdl_out and dtz_out is given (precise only with
- * dtz_out).  flags: 0, or FATHOM_BATCH_ROW_ORDER to probe the rows one by
- * one in the caller's order, 64 rows per claim (the same answers; for
- * comparisons and measurements).
+ * dtz_out).  flags: 0, or any of FATHOM_BATCH_ROW_ORDER to probe the rows
+ * one by one in the caller's order, 64 rows per claim (the same answers;
+ * for comparisons and measurements), and FATHOM_BATCH_AS_STORED for the
+ * precise flags of fathom_probe_dtz_as_stored (DTZ batches).
  * RETURN: FATHOM_OK, or FATHOM_ERR_ARGUMENT for a NULL instance or array,
  * both or neither output, or an unknown flag.
  */
 #define FATHOM_BATCH_WDL_FAILED (-128)
 #define FATHOM_BATCH_DTZ_FAILED (-32768)
 #define FATHOM_BATCH_ROW_ORDER 1u
+#define FATHOM_BATCH_AS_STORED 2u
 int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[8],
                        const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
                        int16_t *dtz_out, uint8_t *precise_out, uint8_t *status_out,

@@ -89,7 +89,7 @@ int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[
                        unsigned threads, unsigned flags)
 {
     if (!tb || (n && (!bitboards || !ep || !turn || !wdl_out == !dtz_out)) ||
-        (wdl_out && precise_out) || (flags & ~(unsigned)FATHOM_BATCH_ROW_ORDER))
+        (wdl_out && precise_out) || (flags & ~(unsigned)(FATHOM_BATCH_ROW_ORDER | FATHOM_BATCH_AS_STORED)))
         return FATHOM_ERR_ARGUMENT;
     for (int i = 0; i < 8; i++)
         if (n && !bitboards[i])
@@ -116,6 +116,7 @@ int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[
     work.rows.dtz_out = dtz_out;
     work.rows.precise_out = precise_out;
     work.rows.status_out = status_out;
+    work.rows.as_stored = (flags & FATHOM_BATCH_AS_STORED) != 0;
     work.n = n;
     tb_atomic_size_init(&work.next_row, 0);
     work.chunk = chunk;

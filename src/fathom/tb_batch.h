@@ -23,6 +23,7 @@ typedef struct tb_batch_rows {
     int16_t *dtz_out;
     uint8_t *precise_out;  /* NULL: not wanted (DTZ batches only) */
     uint8_t *status_out;   /* NULL: not wanted */
+    int as_stored;         /* FATHOM_BATCH_AS_STORED: lichess's precise flags */
 } tb_batch_rows;
 
 /*

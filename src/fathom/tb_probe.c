@@ -15,13 +15,16 @@
 
 /* A probe in progress: the instance, where a failure came from, the
  * batch thread's decoding memo (NULL outside batches: tb_batch_sorted.c),
- * and the table reads made so far (the unit of work the root probe's
- * 50-move-edge search is budgeted in: deterministic, unlike time). */
+ * the table reads made so far (the unit of work the root probe's
+ * 50-move-edge search is budgeted in: deterministic, unlike time), and
+ * whose precise flag it reports (as_stored: lichess's, see
+ * fathom_probe_dtz_as_stored; 0: pyfathom's). */
 typedef struct probe {
     fathom_tb *tb;
     tb_failure failure;
     tb_block_memo *memo;
     unsigned long reads;
+    int as_stored;
 } probe;
 
 static int fail(probe *pr, int status, tb_key key, const tb_entry *entry,
@@ -250,6 +253,57 @@ static int has_mate_in_one(const tb_pos *pos)
 }
 
 /*
+ * The best DTZ a one-ply search has met so far, with its precise flag and,
+ * for lichess's flag, where its move comes in shakmaty-syzygy's move list.
+ */
+typedef struct search_best {
+    int dtz, precise;
+    unsigned order;
+} search_best;
+
+/*
+ * Where a quiet piece move comes in shakmaty-syzygy's list of legal moves
+ * (lila-tablebase's prober): outside check knights, bishops, rooks and
+ * queens, then the king; in check the king first; for each piece by
+ * origin, then target, lowest square first.  1 and up: 0 stands for the
+ * zeroing moves, which its loss search counts before any move.
+ */
+static unsigned shakmaty_order(const tb_move *m, int in_check)
+{
+    unsigned group = m->piece == TB_KING ? (in_check ? 0u : 5u) : (unsigned)m->piece - 1u;
+    return 1u + (group << 12 | (unsigned)m->from << 6 | (unsigned)m->to);
+}
+
+/*
+ * Offer a move's DTZ (lower is better: the quicker win, the longer loss)
+ * to a search.  Among moves tied for the best, pyfathom's flag is exact
+ * when the tied children together pin the value down (win: one exact
+ * child is enough; loss: a rounded child could last one ply longer, so
+ * every one must be exact); lichess's (pr->as_stored) is the flag of the
+ * first tied move in shakmaty-syzygy's order, whatever the others say.
+ */
+static void offer(const probe *pr, search_best *best, int dtz, int precise,
+                  unsigned order, int win)
+{
+    if (dtz < best->dtz) {
+        best->dtz = dtz;
+        best->precise = precise;
+        best->order = order;
+    } else if (dtz == best->dtz) {
+        if (pr->as_stored) {
+            if (order < best->order) {
+                best->precise = precise;
+                best->order = order;
+            }
+        } else if (win) {
+            best->precise |= precise;
+        } else {
+            best->precise &= precise;
+        }
+    }
+}
+
+/*
  * DTZ of a won position whose table stores only the other side to move:
  * one ply more than the quickest win among the quiet piece moves (pawn
  * moves and captures, which zero, were tried before).
@@ -257,7 +311,8 @@ static int has_mate_in_one(const tb_pos *pos)
 static int dtz_win_by_search(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
     tb_move moves[TB_MAX_LEGAL];
-    int best = 0xffff, best_precise = 1;
+    search_best best = {0xffff, 1, UINT_MAX};
+    int in_check = pr->as_stored && tb_in_check(pos);
     int n = tb_gen_legal(pos, TB_GEN_PIECE_QUIETS, moves);
     for (int i = 0; i < n; i++) {
         tb_pos child;
@@ -267,19 +322,13 @@ static int dtz_win_by_search(probe *pr, const tb_pos *pos, int *dtz, int *precis
         if (status != FATHOM_OK)
             return status;
         v = -v;
-        if (v == 1 && is_checkmate(&child)) {
-            best = 1;
-            best_precise = 1;
-        } else if (v > 0 && v + 1 < best) {
-            best = v + 1;
-            best_precise = p;
-        } else if (v > 0 && v + 1 == best) {
-            /* An exact child pins the minimum down. */
-            best_precise |= p;
-        }
+        if (v == 1 && is_checkmate(&child))
+            offer(pr, &best, 1, 1, 0, 1); /* a mate is exact whatever the table */
+        else if (v > 0)
+            offer(pr, &best, v + 1, p, shakmaty_order(&moves[i], in_check), 1);
     }
-    *dtz = best;
-    *precise = best_precise;
+    *dtz = best.dtz;
+    *precise = best.precise;
     return FATHOM_OK;
 }
 
@@ -295,11 +344,13 @@ static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int floor,
                               int *dtz, int *precise)
 {
     tb_move moves[TB_MAX_LEGAL];
-    int best = -1, best_precise = 1;
+    search_best best = {-1, 1, 0};
+    int in_check = pr->as_stored && tb_in_check(pos);
     int n = tb_gen_legal(pos, TB_GEN_ALL, moves);
     for (int i = 0; i < n; i++) {
         tb_pos child;
         int v, p = 1, status;
+        unsigned order = 0;
         tb_do_move(pos, moves[i], &child);
         if (child.rule50 == 0) {
             if (wdl == -2) {
@@ -316,19 +367,14 @@ static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int floor,
             if (status != FATHOM_OK)
                 return status;
             v = -v - 1;
+            order = shakmaty_order(&moves[i], in_check);
         }
-        if (v < best) {
-            best = v;
-            best_precise = p;
-            if (best < floor)
-                break;
-        } else if (v == best) {
-            /* A rounded child could be one ply longer. */
-            best_precise &= p;
-        }
+        offer(pr, &best, v, p, order, 0);
+        if (best.dtz < floor)
+            break;
     }
-    *dtz = best;
-    *precise = best_precise;
+    *dtz = best.dtz;
+    *precise = best.precise;
     return FATHOM_OK;
 }
 
@@ -549,7 +595,8 @@ TB_ALWAYS_INLINE int position_dtz(probe *pr, uint64_t white, uint64_t black,
                          bishops, knights, pawns, ep, turn);
     if (status == FATHOM_OK)
         status = any_probe_dtz(pr, &pos, dtz, precise);
-    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant)
+    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant &&
+        !pr->as_stored)
         *precise = has_mate_in_one(&pos);
     return status;
 }
@@ -560,7 +607,7 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
     int wdl = 0;
     int status = position_wdl(&pr, white, black, kings, queens, rooks,
                               bishops, knights, pawns, ep, turn, &wdl);
@@ -577,7 +624,7 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
                                uint64_t pawns, unsigned ep, int turn,
                                fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
     int dtz = 0, precise = 0;
     int status = position_dtz(&pr, white, black, kings, queens, rooks,
                               bishops, knights, pawns, ep, turn, &dtz, &precise);
@@ -588,9 +635,9 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
     return pack(FATHOM_OK, dtz, precise);
 }
 
-/* fathom_probe_dtz without its mate-in-one mark: the precise flag as the
- * table and the one-ply searches give it (lichess's prober reports that
- * one).  Kept apart so the public probes keep their answers. */
+/* fathom_probe_dtz with lichess's precise flag (shakmaty-syzygy's): no
+ * mate-in-one mark, and ties in the one-ply searches settled by its move
+ * order (offer).  Kept apart so the public probes keep their answers. */
 fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
                                          uint64_t black, uint64_t kings,
                                          uint64_t queens, uint64_t rooks,
@@ -598,13 +645,10 @@ fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
                                          uint64_t pawns, unsigned ep, int turn,
                                          fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
-    tb_pos pos;
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, 1};
     int dtz = 0, precise = 0;
-    int status = prepare(tb, &pos, white, black, kings, queens, rooks,
-                         bishops, knights, pawns, ep, turn);
-    if (status == FATHOM_OK)
-        status = any_probe_dtz(&pr, &pos, &dtz, &precise);
+    int status = position_dtz(&pr, white, black, kings, queens, rooks,
+                              bishops, knights, pawns, ep, turn, &dtz, &precise);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
@@ -625,7 +669,7 @@ int32_t fathom_probe_wdl_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
     int wdl = 0;
     int status = position_wdl(
         &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
@@ -638,7 +682,7 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
     int dtz = 0, precise = 0;
     int status = position_dtz(
         &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
@@ -652,7 +696,7 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
 
 void tb_batch_probe_row(const tb_batch_rows *rows, size_t i, tb_block_memo *memo)
 {
-    probe pr = {rows->tb, {0, NULL, 0}, memo, 0};
+    probe pr = {rows->tb, {0, NULL, 0}, memo, 0, rows->as_stored};
     const uint64_t *const *bb = rows->bb;
     int value = 0, precise = 0, status;
     if (rows->wdl_out) {
@@ -1111,7 +1155,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
                         int *dtz, int *dtz_precise, fathom_detail *detail)
 {
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
     if (!board || !moves || !count || !wdl || !dtz || !dtz_precise)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
@@ -1203,7 +1247,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     static const int wdl_rank[5] = {-FATHOM_RANK_MAX, -FATHOM_RANK_MAX + 101, 0,
                                     FATHOM_RANK_MAX - 101, FATHOM_RANK_MAX};
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}, NULL, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
     if (!moves || !count || !wdl)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
@@ -1493,6 +1537,7 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
     memset(&s.pr.failure, 0, sizeof s.pr.failure);
     s.pr.memo = NULL;
     s.pr.reads = 0;
+    s.pr.as_stored = 0;
     int status = prepare(tb, &s.pos, board->white, board->black, board->kings,
                          board->queens, board->rooks, board->bishops,
                          board->knights, board->pawns, board->ep, board->turn);
