@@ -73,6 +73,7 @@ import chess.variant
 
 import pyfathom
 from pyfathom.fen import FenError, parse_board
+from pyfathom import _lowlevel as _ll
 from pyfathom._types import ClockResult
 from pyfathom.server.moves import Child, children as _children
 
