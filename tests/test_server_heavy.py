@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from live_server import Server, serving
+from support.live_server import Server, serving
 
 FEN = "4k3/8/4K3/8/8/8/8/6R1_w_-_-_0_1"
 

@@ -30,11 +30,11 @@ import chess
 import chess.syzygy
 import pytest
 
-import positions
-from live_server import Server, serving
+from support import positions
+from support.live_server import Server, serving
+from support.table_cache import SYZYGY5 as FIVE
 from test_server import q
 
-FIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy5"
 # The materials where random positions met a tie of mixed flags (about 6 in
 # 1,000 KQPvK positions), searched more than the others.
 TIE_MATERIALS = ("KQPvK", "KRPvK", "KQvKB", "KQvKN")
