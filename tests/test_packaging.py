@@ -171,7 +171,7 @@ def test_abi3_wheel_metadata_and_oldest_newest_python(tmp_path, syzygy_dir, whee
         metadata = zf.read(metadata_name).decode("utf-8")
         (license_name,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
         license_text = zf.read(license_name).decode("utf-8")
-    assert [n for n in names if n.startswith("pyfathom/_core")] == ["pyfathom/_core.abi3.so"]
+    assert [n for n in names if n.startswith("pyfathom/_core.")] == ["pyfathom/_core.abi3.so"]
     headers = [line for line in metadata.split("\n\n", 1)[0].splitlines()]
     assert "License-Expression: MIT" in headers
     assert "License-File: LICENSE" in headers
