@@ -155,6 +155,38 @@ typedef struct tb_pairs {
     uint16_t const_value;
 } tb_pairs;
 
+/*
+ * The one Huffman decode step, shared by the probe's decoder (tb_table.c)
+ * and the checker (tb_check.c): the length and symbol of the canonical
+ * code at the top of `code`, whose top-bits entry is `top`.  A short code
+ * comes straight from the entry; a longer one is found by a search over the
+ * code lengths that starts where the entry says and never runs past the
+ * longest length, whatever the file holds.  RETURN: 1, or 0 for a code the
+ * stream does not define (no length fits, or a symbol past num_syms).
+ */
+TB_ALWAYS_INLINE int tb_huffman_decode(const tb_pairs *p, tb_top_code top, uint64_t code,
+                                       unsigned *len, uint32_t *sym)
+{
+    if (TB_TOP_FIRST_LEN(top)) {
+        /* Checked against num_syms when the entry was built. */
+        *len = TB_TOP_FIRST_LEN(top);
+        *sym = TB_TOP_FIRST_SYM(top);
+        return 1;
+    }
+    unsigned lengths = (unsigned)p->max_len - p->min_len + 1;
+    unsigned i = TB_TOP_FIRST_SYM(top);
+    while (i < lengths && code < p->base[i])
+        i++;
+    if (i >= lengths)
+        return 0;
+    *len = p->min_len + i;
+    uint64_t s = p->first_sym[i] + ((code - p->base[i]) >> (64 - *len));
+    if (s >= p->num_syms)
+        return 0;
+    *sym = (uint32_t)s;
+    return 1;
+}
+
 /* Piece order and index factors for one (file, side). */
 typedef struct tb_enc {
     uint64_t factor[TB_PIECES];
