@@ -435,7 +435,6 @@ static void build_fast_table(tb_pairs *p)
         uint64_t highest = lowest | ((1ull << low_bits) - 1);
         unsigned len = 0;
         uint32_t sym = 0;
-        /* Entry 0: decode by the search from the shortest length. */
         int defined = tb_huffman_decode(p, 0, lowest, &len, &sym);
         tb_top_code entry;
         if (defined && len <= TB_TOP_BITS && len == code_length(p, highest) &&
@@ -454,8 +453,7 @@ static void build_fast_table(tb_pairs *p)
             uint64_t top_highest = top | ((1ull << (low_bits + used)) - 1);
             unsigned n;
             uint32_t skipped;
-            if (!tb_huffman_decode(p, 0, top, &n, &skipped) ||
-                n > TB_TOP_BITS - used || n != code_length(p, top_highest) ||
+            if (!tb_huffman_decode(p, 0, top, &n, &skipped) || n > TB_TOP_BITS - used || n != code_length(p, top_highest) ||
                 values + p->sym_len[skipped] + 1 > TB_TOP_MAX_SKIP_VALUES)
                 break;
             values += (uint64_t)p->sym_len[skipped] + 1;
