@@ -56,8 +56,9 @@ fi
     # shellcheck disable=SC2046
     awk -v dir="$here" '
         # Print a file, replacing each #include "x.h" of a private header
-        # by that header (the first time; later ones are dropped).  The two
-        # public headers stay includes: they ship next to tbprobe.c.
+        # by that header (the first time; later ones are dropped, except a
+        # *_body.h: a body compiled once per include, tb_search_body.h).
+        # The two public headers stay includes: they ship next to tbprobe.c.
         function emit(path,    line, name) {
             while ((getline line < path) > 0) {
                 if (line ~ /^[ \t]*#[ \t]*include[ \t]*"/) {
@@ -66,7 +67,7 @@ fi
                     sub(/".*$/, "", name)
                     if (name == "tbprobe.h" || name == "tbconfig.h") {
                         print line
-                    } else if (!(name in seen)) {
+                    } else if (name ~ /_body\.h$/ || !(name in seen)) {
                         seen[name] = 1
                         print "/* ---- " name " ---- */"
                         emit(dir "/" name)

@@ -50,30 +50,6 @@ static uint32_t be32_padded(const uint8_t *block, uint64_t len, uint64_t at)
     return out;
 }
 
-/* The symbol and length of the canonical code at the top of `code`,
- * starting the search where the entry of its top bits says (as probes do). */
-static int decode(const tb_pairs *p, uint64_t code, unsigned *len, uint32_t *sym)
-{
-    tb_top_code top = p->by_top[TB_TOP_OF(code)];
-    if (TB_TOP_FIRST_LEN(top)) {
-        *len = TB_TOP_FIRST_LEN(top);
-        *sym = TB_TOP_FIRST_SYM(top);
-        return 1;
-    }
-    unsigned lengths = (unsigned)p->max_len - p->min_len + 1;
-    unsigned i = TB_TOP_FIRST_SYM(top);
-    while (i < lengths && code < p->base[i])
-        i++;
-    if (i >= lengths)
-        return 0;
-    *len = p->min_len + i;
-    uint64_t s = p->first_sym[i] + ((code - p->base[i]) >> (64 - *len));
-    if (s >= p->num_syms)
-        return 0;
-    *sym = (uint32_t)s;
-    return 1;
-}
-
 static int check_stream(const tb_pairs *p, const tb_map *map, uint64_t values,
                         fathom_check_result *result)
 {
@@ -133,7 +109,7 @@ static int check_stream(const tb_pairs *p, const tb_map *map, uint64_t values,
                 len = TB_TOP_SKIP_BITS(top);
             } else {
                 uint32_t sym;
-                fine = decode(p, code, &len, &sym);
+                fine = tb_huffman_decode(p, top, code, &len, &sym);
                 if (fine) {
                     uint64_t n = (uint64_t)p->sym_len[sym] + 1;
                     need -= n < need ? n : need;

@@ -210,6 +210,11 @@ int tb_has_legal(const tb_pos *pos, unsigned which)
     return generate(pos, which, stop_at_first, NULL);
 }
 
+int tb_is_checkmate(const tb_pos *pos)
+{
+    return tb_in_check(pos) && !tb_has_legal(pos, TB_GEN_ALL);
+}
+
 /* The whole line through a and b, or 0 when they share none. */
 static uint64_t line_through(int a, int b)
 {

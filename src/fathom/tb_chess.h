@@ -232,6 +232,9 @@ TB_ALWAYS_INLINE uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64
 /* True when the side to move is in check. */
 TB_INTERNAL int tb_in_check(const tb_pos *pos);
 
+/* True when the side to move is checkmated. */
+TB_INTERNAL int tb_is_checkmate(const tb_pos *pos);
+
 /* Fill *pos from the eight bitboards and the side to move, all else zero:
  * the one place a position is laid out, for the standard and the variant
  * constructors (each checks its own rules first). */

@@ -1,8 +1,9 @@
 /*
- * tb_probe.c - probing: WDL with capture resolution and en passant, DTZ
- * with the one-ply search for the side a table does not store, and root
- * move ranking (batch probes run these on threads: tb_batch.c).  Semantics
- * follow python-chess 1.11.2's chess.syzygy, the project's oracle.
+ * tb_probe.c - the probes' entry points, the batch rows, and root move
+ * ranking (batch probes run these on threads: tb_batch.c); the search
+ * itself, for standard chess and the variants, is tb_search.c's.
+ * Semantics follow python-chess 1.11.2's chess.syzygy, the project's
+ * oracle.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -11,229 +12,65 @@
 #include "fathom_helpers.h"
 #include "tb_batch.h"
 #include "tb_instance.h"
+#include "tb_search.h"
 #include "tb_variant.h"
 
-/* A probe in progress: the instance, where a failure came from, the
- * batch thread's decoding memo (NULL outside batches: tb_batch_sorted.c),
- * the table reads made so far (the unit of work the root probe's
- * 50-move-edge search is budgeted in: deterministic, unlike time), and
- * whose precise flag it reports (as_stored: lichess's, see
- * fathom_probe_dtz_as_stored; 0: pyfathom's). */
-typedef struct probe {
-    fathom_tb *tb;
-    tb_failure failure;
-    tb_block_memo *memo;
-    unsigned long reads;
-    int as_stored;
-} probe;
+/* Where the search (tb_search.c) and the root probes below meet the
+ * instance's game: standard chess calls its own search directly, a
+ * variant's instance the one compiled over rules tables. */
 
-static int fail(probe *pr, int status, tb_key key, const tb_entry *entry,
-                int is_dtz)
+TB_ALWAYS_INLINE int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
 {
-    pr->failure.key = key;
-    pr->failure.entry = entry;
-    pr->failure.is_dtz = is_dtz;
-    return status;
+    if (pr->tb->consts.variant)
+        return tb_variant_search_wdl(pr, pos, wdl);
+    return tb_chess_probe_wdl(pr, pos, wdl);
 }
 
-/* DTZ of a position whose zeroing move comes next, by its WDL (the one
- * WDL-to-DTZ map: a win zeroes in 1 ply, a cursed win counts past 100). */
-static int dtz_before_zeroing(int wdl)
+TB_ALWAYS_INLINE int any_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
-    switch (wdl) {
-    case 2: return 1;
-    case 1: return 101;
-    case -1: return -101;
-    case -2: return -1;
-    default: return 0;
-    }
+    if (pr->tb->consts.variant)
+        return tb_variant_search_dtz(pr, pos, dtz, precise);
+    return tb_chess_probe_dtz(pr, pos, dtz, precise);
 }
 
-static int only_kings(const tb_pos *pos)
+static int any_gen_all(const fathom_tb *tb, const tb_pos *pos, tb_move *moves)
 {
-    return pos->type[TB_KING] == (pos->color[0] | pos->color[1]);
+    return tb_rules_of(tb)->gen_all(pos, moves);
 }
 
-/* The table's WDL value (which may be a "don't care" where a capture
- * decides; probe_ab resolves those). */
-static int table_wdl(probe *pr, const tb_pos *pos, int *wdl)
+static void any_do_move(const fathom_tb *tb, const tb_pos *pos, tb_move m,
+                        tb_pos *child)
 {
-    if (only_kings(pos)) {
-        *wdl = 0;
-        return FATHOM_OK;
-    }
-    tb_key key = tb_key_of(pos, 0);
-    tb_entry *e = tb_lookup(pr->tb, key);
-    pr->reads++;
-    if (!e || !e->wdl.path)
-        return fail(pr, FATHOM_ERR_MISSING_TABLE, key, e, 0);
-    int status = tb_slot_ready(pr->tb, e, &e->wdl, 0);
-    if (status == FATHOM_OK)
-        status = tb_table_wdl(&e->wdl.table, &pr->tb->consts, pos, key, pr->memo, wdl);
-    return status == FATHOM_OK ? status : fail(pr, status, key, e, 0);
+    tb_rules_of(tb)->do_move(pos, m, child);
 }
 
-static int table_dtz(probe *pr, const tb_pos *pos, int wdl, int *dtz,
-                     int *precise, int *stored)
+static int any_is_checkmate(const fathom_tb *tb, const tb_pos *pos)
 {
-    tb_key key = tb_key_of(pos, 0);
-    tb_entry *e = tb_lookup(pr->tb, key);
-    pr->reads++;
-    if (!e || !e->dtz.path)
-        return fail(pr, FATHOM_ERR_MISSING_TABLE, key, e, 1);
-    int status = tb_slot_ready(pr->tb, e, &e->dtz, 1);
-    if (status == FATHOM_OK)
-        status = tb_table_dtz(&e->dtz.table, &pr->tb->consts, pos, key, wdl,
-                              pr->memo, dtz, precise, stored);
-    return status == FATHOM_OK ? status : fail(pr, status, key, e, 1);
+    return tb_rules_of(tb)->is_checkmate(pos);
 }
 
-/*
- * python-chess's order of a list of legal captures or pawn pushes
- * (Board.generate_legal_moves): outside check, piece moves before pawn
- * moves; in check, king moves, then other pieces, then pawns; within a
- * group from the highest origin square down, then the highest target down
- * (promotions keep their queen, rook, bishop, knight order: the sort is
- * stable); single pawn pushes before double ones.
- *
- * The value of a probe does not depend on the order, but whether it
- * answers does: where one capture leads to a missing table and another
- * wins outright, python-chess raises or answers depending on which it
- * tries first (its alpha-beta stops at the win).  Positions with more
- * pieces than the loaded tables meet this all the time, so the searches
- * that can stop early (probe_ab, the pawn pushes of probe_dtz_no_ep) take
- * the moves in python-chess's order.  A handful of moves: insertion sort.
- */
-static void order_as_python_chess(const tb_pos *pos, tb_move *moves, int n)
-{
-    if (n < 2)
-        return;
-    int in_check = -1; /* computed only when a king move is in the list */
-    unsigned keys[TB_MAX_LEGAL];
-    for (int i = 0; i < n; i++) {
-        const tb_move *m = &moves[i];
-        unsigned group;
-        if (m->piece == TB_PAWN) {
-            group = 2 + ((m->flags & TB_MOVE_DOUBLE) != 0);
-        } else if (m->piece == TB_KING) {
-            if (in_check < 0)
-                in_check = tb_in_check(pos);
-            group = in_check ? 0 : 1;
-        } else {
-            group = 1;
-        }
-        keys[i] = group << 12 | (unsigned)(63 - m->from) << 6 | (unsigned)(63 - m->to);
-    }
-    for (int i = 1; i < n; i++) {
-        tb_move m = moves[i];
-        unsigned key = keys[i];
-        int j = i;
-        while (j > 0 && keys[j - 1] > key) {
-            moves[j] = moves[j - 1];
-            keys[j] = keys[j - 1];
-            j--;
-        }
-        moves[j] = m;
-        keys[j] = key;
-    }
-}
-
-/* How probe_ab reached its value. */
-enum { FROM_TABLE = 1, FROM_CAPTURE = 2 };
-
-/*
- * WDL by alpha-beta over captures (en passant aside), falling back to the
- * table.  *how says whether the best line starts with a capture, in which
- * case the DTZ table holds no meaningful value for the position.
- */
-static int probe_ab(probe *pr, const tb_pos *pos, int alpha, int beta,
-                    int *value, int *how)
-{
-    tb_move moves[TB_MAX_LEGAL];
-    int n = tb_gen_legal(pos, TB_GEN_CAPTURES, moves);
-    order_as_python_chess(pos, moves, n);
-    for (int i = 0; i < n; i++) {
-        tb_pos child;
-        int v, ignored;
-        tb_do_move(pos, moves[i], &child);
-        int status = probe_ab(pr, &child, -beta, -alpha, &v, &ignored);
-        if (status != FATHOM_OK)
-            return status;
-        v = -v;
-        if (v > alpha) {
-            if (v >= beta) {
-                *value = v;
-                *how = FROM_CAPTURE;
-                return FATHOM_OK;
-            }
-            alpha = v;
-        }
-    }
-    int v;
-    int status = table_wdl(pr, pos, &v);
-    if (status != FATHOM_OK)
-        return status;
-    if (alpha >= v) {
-        *value = alpha;
-        *how = alpha > 0 ? FROM_CAPTURE : FROM_TABLE;
-    } else {
-        *value = v;
-        *how = FROM_TABLE;
-    }
-    return FATHOM_OK;
-}
-
-/* Best WDL over the legal en-passant captures, -3 if there are none. */
-static int best_ep_capture(probe *pr, const tb_pos *pos, int *best)
-{
-    *best = -3;
-    if (!pos->ep)
-        return FATHOM_OK;
-    tb_move moves[TB_MAX_LEGAL];
-    int n = tb_gen_legal(pos, TB_GEN_EP, moves);
-    /* Highest capturing pawn first, as python-chess (the first missing
-     * table met is the one named). */
-    for (int i = n - 1; i >= 0; i--) {
-        tb_pos child;
-        int v, how;
-        tb_do_move(pos, moves[i], &child);
-        int status = probe_ab(pr, &child, -2, 2, &v, &how);
-        if (status != FATHOM_OK)
-            return status;
-        if (-v > *best)
-            *best = -v;
-    }
-    return FATHOM_OK;
-}
-
-/* No legal move except en-passant captures. */
-static int only_ep_moves(const tb_pos *pos)
-{
-    return !tb_has_legal(pos, TB_GEN_ALL & ~TB_GEN_EP);
-}
-
+/* Standard chess's search, for the root probes' own uses of it (the
+ * 50-move edge, fathom_best_move). */
 static int probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
 {
-    int how, v1;
-    int status = probe_ab(pr, pos, -2, 2, wdl, &how);
-    if (status != FATHOM_OK || !pos->ep)
-        return status;
-    status = best_ep_capture(pr, pos, &v1);
-    if (status != FATHOM_OK)
-        return status;
-    /* The table assumes no en passant: an ep capture may be better, or
-     * forced when it is the only move. */
-    if (v1 > -3 && (v1 >= *wdl || (*wdl == 0 && only_ep_moves(pos))))
-        *wdl = v1;
-    return FATHOM_OK;
+    return tb_chess_probe_wdl(pr, pos, wdl);
+}
+
+static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
+{
+    return tb_chess_probe_dtz(pr, pos, dtz, precise);
+}
+
+static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int floor, int *dtz,
+                           int *precise)
+{
+    return tb_chess_probe_dtz_no_ep(pr, pos, floor, dtz, precise);
 }
 
 static int is_checkmate(const tb_pos *pos)
 {
-    return tb_in_check(pos) && !tb_has_legal(pos, TB_GEN_ALL);
+    return tb_is_checkmate(pos);
 }
-
-static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise);
 
 /* For the precise flag of a DTZ of 1 read rounded (1 or 2 plies): winning
  * captures and pawn moves answer before the table, so it is exactly 1 when
@@ -250,254 +87,6 @@ static int has_mate_in_one(const tb_pos *pos)
             return 1;
     }
     return 0;
-}
-
-/*
- * The best DTZ a one-ply search has met so far, with its precise flag and,
- * for lichess's flag, where its move comes in shakmaty-syzygy's move list.
- */
-typedef struct search_best {
-    int dtz, precise;
-    unsigned order;
-} search_best;
-
-/*
- * Where a quiet piece move comes in shakmaty-syzygy's list of legal moves
- * (lila-tablebase's prober): outside check knights, bishops, rooks and
- * queens, then the king; in check the king first; for each piece by
- * origin, then target, lowest square first.  1 and up: 0 stands for the
- * zeroing moves, which its loss search counts before any move.
- */
-static unsigned shakmaty_order(const tb_move *m, int in_check)
-{
-    unsigned group = m->piece == TB_KING ? (in_check ? 0u : 5u) : (unsigned)m->piece - 1u;
-    return 1u + (group << 12 | (unsigned)m->from << 6 | (unsigned)m->to);
-}
-
-/*
- * Offer a move's DTZ (lower is better: the quicker win, the longer loss)
- * to a search.  Among moves tied for the best, pyfathom's flag is exact
- * when the tied children together pin the value down (win: one exact
- * child is enough; loss: a rounded child could last one ply longer, so
- * every one must be exact); lichess's (pr->as_stored) is the flag of the
- * first tied move in shakmaty-syzygy's order, whatever the others say.
- */
-static void offer(const probe *pr, search_best *best, int dtz, int precise,
-                  unsigned order, int win)
-{
-    if (dtz < best->dtz) {
-        best->dtz = dtz;
-        best->precise = precise;
-        best->order = order;
-    } else if (dtz == best->dtz) {
-        if (pr->as_stored) {
-            if (order < best->order) {
-                best->precise = precise;
-                best->order = order;
-            }
-        } else if (win) {
-            best->precise |= precise;
-        } else {
-            best->precise &= precise;
-        }
-    }
-}
-
-/*
- * DTZ of a won position whose table stores only the other side to move:
- * one ply more than the quickest win among the quiet piece moves (pawn
- * moves and captures, which zero, were tried before).
- */
-static int dtz_win_by_search(probe *pr, const tb_pos *pos, int *dtz, int *precise)
-{
-    tb_move moves[TB_MAX_LEGAL];
-    search_best best = {0xffff, 1, UINT_MAX};
-    int in_check = pr->as_stored && tb_in_check(pos);
-    int n = tb_gen_legal(pos, TB_GEN_PIECE_QUIETS, moves);
-    for (int i = 0; i < n; i++) {
-        tb_pos child;
-        int v, p;
-        tb_do_move(pos, moves[i], &child);
-        int status = probe_dtz(pr, &child, &v, &p);
-        if (status != FATHOM_OK)
-            return status;
-        v = -v;
-        if (v == 1 && is_checkmate(&child))
-            offer(pr, &best, 1, 1, 0, 1); /* a mate is exact whatever the table */
-        else if (v > 0)
-            offer(pr, &best, v + 1, p, shakmaty_order(&moves[i], in_check), 1);
-    }
-    *dtz = best.dtz;
-    *precise = best.precise;
-    return FATHOM_OK;
-}
-
-/*
- * DTZ of a lost (or blessed-lost) position whose table stores only the
- * other side to move: the longest resistance over every legal move, a
- * zeroing move counted by the WDL it leaves.  The search may stop as soon
- * as the DTZ is below floor (a longer loss; INT_MIN: never), leaving in
- * *dtz a value below floor but not the DTZ: fathom_best_move drops a move
- * once its loss is longer than the best move's.
- */
-static int dtz_loss_by_search(probe *pr, const tb_pos *pos, int wdl, int floor,
-                              int *dtz, int *precise)
-{
-    tb_move moves[TB_MAX_LEGAL];
-    search_best best = {-1, 1, 0};
-    int in_check = pr->as_stored && tb_in_check(pos);
-    int n = tb_gen_legal(pos, TB_GEN_ALL, moves);
-    for (int i = 0; i < n; i++) {
-        tb_pos child;
-        int v, p = 1, status;
-        unsigned order = 0;
-        tb_do_move(pos, moves[i], &child);
-        if (child.rule50 == 0) {
-            if (wdl == -2) {
-                v = -1;
-            } else {
-                int how_child;
-                status = probe_ab(pr, &child, 1, 2, &v, &how_child);
-                if (status != FATHOM_OK)
-                    return status;
-                v = v == 2 ? 0 : -101;
-            }
-        } else {
-            status = probe_dtz(pr, &child, &v, &p);
-            if (status != FATHOM_OK)
-                return status;
-            v = -v - 1;
-            order = shakmaty_order(&moves[i], in_check);
-        }
-        offer(pr, &best, v, p, order, 0);
-        if (best.dtz < floor)
-            break;
-    }
-    *dtz = best.dtz;
-    *precise = best.precise;
-    return FATHOM_OK;
-}
-
-/* floor: see dtz_loss_by_search. */
-static int probe_dtz_no_ep(probe *pr, const tb_pos *pos, int floor, int *dtz,
-                           int *precise)
-{
-    int wdl, how;
-    int status = probe_ab(pr, pos, -2, 2, &wdl, &how);
-    if (status != FATHOM_OK)
-        return status;
-    *precise = 1;
-    if (wdl == 0) {
-        *dtz = 0;
-        return FATHOM_OK;
-    }
-    if (how == FROM_CAPTURE) {
-        *dtz = dtz_before_zeroing(wdl);
-        return FATHOM_OK;
-    }
-
-    if (wdl > 0) {
-        /* A winning pawn move zeroes at once. */
-        tb_move moves[TB_MAX_LEGAL];
-        int n = tb_gen_legal(pos, TB_GEN_PAWN_PUSHES, moves);
-        order_as_python_chess(pos, moves, n);
-        for (int i = 0; i < n; i++) {
-            tb_pos child;
-            int v;
-            tb_do_move(pos, moves[i], &child);
-            status = probe_wdl(pr, &child, &v);
-            if (status != FATHOM_OK)
-                return status;
-            if (-v == wdl) {
-                *dtz = dtz_before_zeroing(wdl);
-                return FATHOM_OK;
-            }
-        }
-    }
-
-    int value, stored;
-    status = table_dtz(pr, pos, wdl, &value, precise, &stored);
-    if (status != FATHOM_OK)
-        return status;
-    if (stored) {
-        *dtz = dtz_before_zeroing(wdl) + (wdl > 0 ? value : -value);
-        return FATHOM_OK;
-    }
-    /* The table holds the other side to move: search one ply. */
-    return wdl > 0 ? dtz_win_by_search(pr, pos, dtz, precise)
-                   : dtz_loss_by_search(pr, pos, wdl, floor, dtz, precise);
-}
-
-static int probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
-{
-    int status = probe_dtz_no_ep(pr, pos, INT_MIN, dtz, precise);
-    if (status != FATHOM_OK || !pos->ep)
-        return status;
-    int best;
-    status = best_ep_capture(pr, pos, &best);
-    if (status != FATHOM_OK || best == -3)
-        return status;
-
-    int v = *dtz, ep = dtz_before_zeroing(best), take;
-    if (v < -100)
-        take = ep >= 0;
-    else if (v < 0)
-        take = ep >= 0 || ep < -100;
-    else if (v > 100)
-        take = ep > 0;
-    else if (v > 0)
-        take = ep == 1;
-    else if (ep >= 0)
-        take = 1;
-    else
-        take = only_ep_moves(pos);
-    if (take) {
-        *dtz = ep;
-        *precise = 1;
-    }
-    return FATHOM_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* Variants: an instance opened for a variant probes by its rules       */
-/* (tb_variant_*.c); these hooks are the only place the two meet.       */
-/* ------------------------------------------------------------------ */
-
-static int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
-{
-    if (pr->tb->consts.variant)
-        return tb_variant_probe_wdl(pr->tb, &pr->failure, pr->memo, pos, wdl);
-    return probe_wdl(pr, pos, wdl);
-}
-
-static int any_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
-{
-    if (pr->tb->consts.variant)
-        return tb_variant_probe_dtz(pr->tb, &pr->failure, pr->memo, pos, dtz, precise);
-    return probe_dtz(pr, pos, dtz, precise);
-}
-
-static int any_gen_all(const fathom_tb *tb, const tb_pos *pos, tb_move *moves)
-{
-    if (tb->consts.variant)
-        return tb_variant_gen_all(tb->consts.variant, pos, moves);
-    return tb_gen_legal(pos, TB_GEN_ALL, moves);
-}
-
-static void any_do_move(const fathom_tb *tb, const tb_pos *pos, tb_move m,
-                        tb_pos *child)
-{
-    if (tb->consts.variant)
-        tb_variant_do_move(tb->consts.variant, pos, m, child);
-    else
-        tb_do_move(pos, m, child);
-}
-
-static int any_is_checkmate(const fathom_tb *tb, const tb_pos *pos)
-{
-    if (tb->consts.variant)
-        return tb_variant_is_checkmate(tb->consts.variant, pos);
-    return is_checkmate(pos);
 }
 
 /* ------------------------------------------------------------------ */

@@ -419,13 +419,6 @@ static unsigned code_length(const tb_pairs *p, uint64_t code)
     return p->min_len + i;
 }
 
-/* The symbol of the code of length len at the top of `code`. */
-static uint64_t symbol_of(const tb_pairs *p, uint64_t code, unsigned len)
-{
-    unsigned i = len - p->min_len;
-    return p->first_sym[i] + ((code - p->base[i]) >> (64 - len));
-}
-
 /*
  * One lookup on the top TB_TOP_BITS bits of the code stream decodes a code
  * of at most that many bits, or skips every whole code packed in them at
@@ -440,11 +433,12 @@ static void build_fast_table(tb_pairs *p)
     for (unsigned prefix = 0; prefix < prefixes; prefix++) {
         uint64_t lowest = (uint64_t)prefix << low_bits;
         uint64_t highest = lowest | ((1ull << low_bits) - 1);
-        unsigned len = code_length(p, lowest);
-        uint64_t sym = symbol_of(p, lowest, len);
+        unsigned len = 0;
+        uint32_t sym = 0;
+        int defined = tb_huffman_decode(p, 0, lowest, &len, &sym);
         tb_top_code entry;
-        if (len <= TB_TOP_BITS && len == code_length(p, highest) &&
-            sym < p->num_syms && sym <= 0xfff) {
+        if (defined && len <= TB_TOP_BITS && len == code_length(p, highest) &&
+            sym <= 0xfff) {
             entry = (tb_top_code)(sym << 4 | len);
         } else {
             /* Larger codes are shorter: the largest code with this prefix
@@ -457,11 +451,9 @@ static void build_fast_table(tb_pairs *p)
         while (used < TB_TOP_BITS) {
             uint64_t top = (uint64_t)((prefix << used) & (prefixes - 1)) << low_bits;
             uint64_t top_highest = top | ((1ull << (low_bits + used)) - 1);
-            unsigned n = code_length(p, top);
-            if (n > TB_TOP_BITS - used || n != code_length(p, top_highest))
-                break;
-            uint64_t skipped = symbol_of(p, top, n);
-            if (skipped >= p->num_syms ||
+            unsigned n;
+            uint32_t skipped;
+            if (!tb_huffman_decode(p, 0, top, &n, &skipped) || n > TB_TOP_BITS - used || n != code_length(p, top_highest) ||
                 values + p->sym_len[skipped] + 1 > TB_TOP_MAX_SKIP_VALUES)
                 break;
             values += (uint64_t)p->sym_len[skipped] + 1;
@@ -1083,10 +1075,8 @@ static inline int walk_codes(const tb_pairs *p, const tb_map *map, code_cursor *
     const uint8_t *ptr = cur->ptr;
     uint64_t code = cur->code;
     int bits_free = cur->bits_free; /* bits of `code` already consumed past 32 */
-    const uint64_t *base = p->base;
     const tb_top_code *by_top = p->by_top;
     const uint8_t *sym_len = p->sym_len;
-    int min_len = p->min_len;
     int64_t left = lit - cur->first;
     uint32_t sym;
     for (;;) {
@@ -1098,18 +1088,8 @@ static inline int walk_codes(const tb_pairs *p, const tb_map *map, code_cursor *
             left -= (int64_t)skip_values;
             len = TB_TOP_SKIP_BITS(top);
         } else {
-            len = TB_TOP_FIRST_LEN(top);
-            if (len) {
-                sym = TB_TOP_FIRST_SYM(top);
-            } else {
-                unsigned i = TB_TOP_FIRST_SYM(top);
-                while (code < base[i])
-                    i++;
-                len = (unsigned)min_len + i;
-                sym = (uint32_t)symbol_of(p, code, len);
-                if (sym >= p->num_syms)
-                    return FATHOM_ERR_CORRUPT;
-            }
+            if (!tb_huffman_decode(p, top, code, &len, &sym))
+                return FATHOM_ERR_CORRUPT;
             if (left <= (int64_t)sym_len[sym])
                 break;
             left -= (int64_t)sym_len[sym] + 1;

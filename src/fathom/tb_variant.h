@@ -6,11 +6,10 @@
  *                           suffixes, magic numbers, index constants;
  *   tb_variant_atomic.c,    the rules probing needs (move generation,
  *   tb_variant_antichess.c  making moves, when the game is over, validity);
- *   tb_variant_probe.c      probing by those rules, python-chess 1.11.2's
- *                           algorithm for variants (chess.syzygy).
- *
- * Standard chess keeps its own code (tb_chess.c, tb_probe.c): the variants
- * reach it only through the hooks named here, so its hot path is unchanged.
+ *   tb_variant_rules.c      the move generator both families share, and
+ *                           each variant's rules table for the one search
+ *                           (tb_search.h), python-chess 1.11.2's algorithm
+ *                           for variants (chess.syzygy).
  */
 #ifndef PYFATHOM_TB_VARIANT_H
 #define PYFATHOM_TB_VARIANT_H
@@ -19,6 +18,7 @@
 #include "tb_chess.h"
 #include "tb_instance.h"
 #include "tb_internal.h"
+#include "tb_search.h"
 
 /* ---- file format (tb_variant_format.c) ----------------------------------- */
 
@@ -92,7 +92,7 @@ TB_INTERNAL int tb_variant_ep_valid(const tb_pos *pos, unsigned ep);
 TB_INTERNAL int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,
                             tb_move *moves);
 
-/* ---- probing (tb_variant_probe.c) --------------------------------------- */
+/* ---- positions and rules tables (tb_variant_rules.c) -------------------- */
 
 /* Build a position by the variant's validity rules.  RETURN: 1 if valid. */
 TB_INTERNAL int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t white,
@@ -101,15 +101,8 @@ TB_INTERNAL int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t
                                   uint64_t bishops, uint64_t knights,
                                   uint64_t pawns, unsigned ep, int turn);
 
-/* memo: NULL, or the batch thread's (tb_table.h). */
-TB_INTERNAL int tb_variant_probe_wdl(fathom_tb *tb, tb_failure *failure, tb_block_memo *memo,
-                         const tb_pos *pos, int *wdl);
-TB_INTERNAL int tb_variant_probe_dtz(fathom_tb *tb, tb_failure *failure, tb_block_memo *memo,
-                         const tb_pos *pos, int *dtz, int *precise);
-/* Every legal move of the variant (for the root probes). */
-TB_INTERNAL int tb_variant_gen_all(int variant, const tb_pos *pos, tb_move *moves);
-TB_INTERNAL void tb_variant_do_move(int variant, const tb_pos *pos, tb_move m,
-                        tb_pos *child);
-TB_INTERNAL int tb_variant_is_checkmate(int variant, const tb_pos *pos);
+/* The rules table of a variant (FATHOM_VARIANT_ATOMIC, _SUICIDE or
+ * _GIVEAWAY). */
+TB_INTERNAL const tb_rules *tb_variant_rules(int variant);
 
 #endif /* PYFATHOM_TB_VARIANT_H */
