@@ -111,6 +111,10 @@ def drop_privileges() -> None:
 
 def main() -> None:
     import pyfathom
+    # open_tablebase's table lookup imports it (and hashlib) on first use:
+    # import it while the interpreter's files (under /root on the test
+    # machines) are still readable, before drop_privileges.
+    import pyfathom.tables  # noqa: F401
 
     import chess.variant
 
