@@ -520,7 +520,18 @@ def batch_main(args: argparse.Namespace, tables: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    args_given = sys.argv[1:] if argv is None else argv
+    if "--isolation" in args_given:
+        # Cheap GETs beside slow mainlines and batches (their p99 against the
+        # 50 ms budget) and RSS after many requests: bench_server_isolation.py,
+        # which takes the remaining options.
+        import bench_server_isolation
+
+        return bench_server_isolation.main([a for a in args_given if a != "--isolation"])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="--isolation [OPTIONS]: run bench_server_isolation.py instead (cheap-GET p99 "
+               "beside slow requests, RSS after many requests); see its --help")
     parser.add_argument("--tables", type=Path, help="table directory (default: the tests' tables)")
     parser.add_argument("--requests", type=int, default=20_000, help="requests to pyfathom (default 20000)")
     parser.add_argument("--reference-requests", type=int, default=1_000,

@@ -101,6 +101,13 @@ def _umask() -> int:
     os.umask(mask)
     return mask
 
+def _default_signals() -> None:
+    """In the child before it runs: SIGINT as a terminal would deliver it.  A
+    suite started in the background by a shell without job control inherits
+    SIGINT ignored, and Python then keeps ignoring it (the signal would be
+    lost and the run finish normally)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_interrupted_batch_leaves_no_partial_output(tmp_path: Path, syzygy_dir: Path,
@@ -114,7 +121,8 @@ def test_interrupted_batch_leaves_no_partial_output(tmp_path: Path, syzygy_dir: 
     out.write_text("previous results\n")
     proc = subprocess.Popen([sys.executable, "-m", "pyfathom", "batch", str(src), "-o", str(out),
                              "--tables", str(syzygy_dir)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_signals)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # until rows are being written

@@ -119,6 +119,13 @@ def test_stdout_in_process_is_the_captured_stdout(fen_file, syzygy_dir, capsys):
     assert main(["batch", str(fen_file), "--tables", str(syzygy_dir), "-o", "/dev/stdout"]) == 0
     assert capsys.readouterr().out.startswith("fen,wdl,dtz,status\n")
 
+def _default_signals() -> None:
+    """In the child before it runs: SIGINT as a terminal would deliver it.  A
+    suite started in the background by a shell without job control inherits
+    SIGINT ignored, and Python then keeps ignoring it (the signal would be
+    lost and the run finish normally)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_signal_removes_the_temporary_file(tmp_path, syzygy_dir, signum):
@@ -127,7 +134,8 @@ def test_signal_removes_the_temporary_file(tmp_path, syzygy_dir, signum):
     out = tmp_path / "keep.csv"
     child = subprocess.Popen([sys.executable, "-m", "pyfathom", "batch", "-", "--tables",
                               str(syzygy_dir), "-o", str(out)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=_default_signals)
     try:
         assert child.stdin is not None
         child.stdin.write(("\n".join(FENS) + "\n").encode())
