@@ -7,6 +7,8 @@ from typing import NamedTuple, Optional
 
 import chess
 
+from pyfathom._clock_rule import clock_result_code
+
 __all__ = ["WDL", "Probe", "RootMove", "RootProbe", "FAILED", "FAILED_DTZ", "Status"]
 
 FAILED = -128
@@ -144,14 +146,14 @@ class ClockResult(enum.IntEnum):
 
     The C core's ``fathom_clock_result`` is the one definition of the rule
     (``enum fathom_clock_result`` in ``fathom.h``; :mod:`pyfathom._lowlevel`
-    refuses to import if a member here disagrees with it, and its
-    ``clock_result`` asks the core).  Root ranking, the Fathom facade,
-    ``pyfathom annotate`` and the lichess-compatible server all use it.
+    refuses to import if a member here disagrees with it); :meth:`of` asks
+    the core.  Root ranking, the Fathom facade, ``pyfathom annotate`` and
+    the lichess-compatible server all use it.
 
-    >>> from pyfathom._lowlevel import clock_result
-    >>> clock_result(30, True, 70), clock_result(30, False, 70), clock_result(-31, True, 70)
+    >>> from pyfathom._types import ClockResult
+    >>> ClockResult.of(30, True, 70), ClockResult.of(30, False, 70), ClockResult.of(-31, True, 70)
     (ClockResult.WIN, ClockResult.MAYBE_WIN, ClockResult.BLESSED_LOSS)
-    >>> clock_result(30, False, 70).face_wdl, clock_result(0, True, 120)
+    >>> ClockResult.of(30, False, 70).face_wdl, ClockResult.of(0, True, 120)
     (WDL.WIN, ClockResult.DRAW)
     """
 
@@ -172,6 +174,15 @@ class ClockResult(enum.IntEnum):
     WIN = 3
     """Won within the 50-move rule."""
 
+    @classmethod
+    def of(cls, dtz: int, precise: bool, halfmove_clock: int) -> ClockResult:
+        """The result under the 50-move rule of a position with DTZ ``dtz``
+        (python-chess's sign: see :attr:`Probe.dtz`), ``precise`` its flag
+        (:attr:`Probe.dtz_precise`) and halfmove clock ``halfmove_clock``
+        (0 or more; any clock past 100 plies means the same): the core's
+        ``fathom_clock_result`` (examples above)."""
+        return _CLOCK_RESULT_OF_CODE[clock_result_code(dtz, precise, halfmove_clock) + 3]
+
     @property
     def maybe(self) -> bool:
         """True where the rounding of the DTZ decides the result."""
@@ -185,6 +196,10 @@ class ClockResult(enum.IntEnum):
 
     def __repr__(self) -> str:
         return f"ClockResult.{self.name}"
+
+
+# Indexed by a core clock code + 3: the member without an enum lookup per call.
+_CLOCK_RESULT_OF_CODE = tuple(sorted(ClockResult))
 
 
 class Probe(NamedTuple):

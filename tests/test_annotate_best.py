@@ -107,7 +107,7 @@ def test_best_move_falls_back_where_a_table_is_missing(syzygy_dir: Path, tmp_pat
     whose rook the queen can take: the moves are then probed one by one,
     those that cannot be probed skipped (_child_moves)."""
     import pyfathom
-    from pyfathom import _lowlevel
+    from pyfathom import _lowlevel_helpers as _helpers
     from pyfathom.annotate.bestmove import _best_move, _best_of, _child_moves
 
     for path in syzygy_dir.glob("*.rtb[wz]"):
@@ -116,9 +116,9 @@ def test_best_move_falls_back_where_a_table_is_missing(syzygy_dir: Path, tmp_pat
     board = chess.Board("8/8/3k4/8/8/3r4/8/1K1Q4 w - - 0 1")  # Qxd3+ leads into KQvK
     occ = board.occupied_co
     with pyfathom.open_tablebase(tmp_path) as tb:
-        found = _lowlevel.best_move(tb._h, occ[1], occ[0], board.kings, board.queens,
-                                    board.rooks, board.bishops, board.knights, board.pawns,
-                                    0, board.turn, board.halfmove_clock)
+        found = _helpers.best_move(tb._h, occ[1], occ[0], board.kings, board.queens,
+                                   board.rooks, board.bishops, board.knights, board.pawns,
+                                   0, board.turn, board.halfmove_clock)
         assert found.status == pyfathom.Status.MISSING_TABLE and "KQvK" in found.detail.table
         got = _best_move(tb, board)
         assert got is not None and got == _best_of(tb, board, _child_moves(tb, board))
@@ -167,17 +167,17 @@ def test_move_san_as_python_chess() -> None:
     fens = [(_fen(b), b.fen()) for b in [*boards, castles, no_capture]]
     assert [f for f in fens if f[0] != f[1]] == []
     # A move that is not legal there is not written by the C core.
-    from pyfathom import _lowlevel
+    from pyfathom import _lowlevel_helpers as _helpers
 
     board = chess.Board("8/8/8/8/8/8/8/K6k w - - 0 1")
     occ = board.occupied_co
-    assert _lowlevel.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
-                              chess.A1, chess.A3, 0) is None
+    assert _helpers.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
+                             chess.A1, chess.A3, 0) is None
     for start, to, promotion in ((64, chess.A2, 0), (chess.A1, 200, 0), (chess.A1, chess.A2, 9)):
-        assert _lowlevel.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
-                                  start, to, promotion) is None
-    assert _lowlevel.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
-                              chess.A1, chess.A2, 0) == "Ka2"
+        assert _helpers.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
+                                 start, to, promotion) is None
+    assert _helpers.move_san(occ[1], occ[0], board.kings, 0, 0, 0, 0, 0, 0, True,
+                             chess.A1, chess.A2, 0) == "Ka2"
 
 
 def test_best_move_on_the_50_move_edge(tablebase: Any) -> None:
@@ -187,7 +187,7 @@ def test_best_move_on_the_50_move_edge(tablebase: Any) -> None:
     C call says so (on_edge) and _best_move ranks with the root probe; the
     answer is the root probe's, and the C call's where it does not step
     aside."""
-    from pyfathom import _lowlevel
+    from pyfathom import _lowlevel_helpers as _helpers
     from pyfathom.annotate.bestmove import _best_move
 
     boards = _mistake_boards(tablebase, pgn_games.generated_pgn(100 if SANITIZED else 300,
@@ -207,10 +207,10 @@ def test_best_move_on_the_50_move_edge(tablebase: Any) -> None:
             at_edge = board.copy(stack=False)
             at_edge.halfmove_clock = 100 - abs(rm.dtz)
             occ = at_edge.occupied_co
-            found = _lowlevel.best_move(tablebase._h, occ[1], occ[0], at_edge.kings,
-                                        at_edge.queens, at_edge.rooks, at_edge.bishops,
-                                        at_edge.knights, at_edge.pawns, 0, at_edge.turn,
-                                        at_edge.halfmove_clock)
+            found = _helpers.best_move(tablebase._h, occ[1], occ[0], at_edge.kings,
+                                       at_edge.queens, at_edge.rooks, at_edge.bishops,
+                                       at_edge.knights, at_edge.pawns, 0, at_edge.turn,
+                                       at_edge.halfmove_clock)
             edge += found.on_edge
             answered += not found.on_edge
             got, expected = _best_move(tablebase, at_edge), best_by_root_probe(tablebase, at_edge)
@@ -218,10 +218,10 @@ def test_best_move_on_the_50_move_edge(tablebase: Any) -> None:
                 problems.append(f"{at_edge.fen()}: {got} != {expected} (on_edge {found.on_edge})")
             # Past the 50-move point nothing is on the edge (no settling).
             at_edge.halfmove_clock = 100 + abs(rm.dtz)
-            past = _lowlevel.best_move(tablebase._h, occ[1], occ[0], at_edge.kings,
-                                       at_edge.queens, at_edge.rooks, at_edge.bishops,
-                                       at_edge.knights, at_edge.pawns, 0, at_edge.turn,
-                                       at_edge.halfmove_clock)
+            past = _helpers.best_move(tablebase._h, occ[1], occ[0], at_edge.kings,
+                                      at_edge.queens, at_edge.rooks, at_edge.bishops,
+                                      at_edge.knights, at_edge.pawns, 0, at_edge.turn,
+                                      at_edge.halfmove_clock)
             got, expected = _best_move(tablebase, at_edge), best_by_root_probe(tablebase, at_edge)
             if past.on_edge or got != expected:
                 problems.append(f"{at_edge.fen()}: {got} != {expected} (on_edge {past.on_edge})")

@@ -166,11 +166,11 @@ def _start_record(board: chess.Board) -> Any:
 
 def _replay(board: chess.Board, tokens: list[str]) -> Any:
     """Every position of ``tokens`` played from ``board``, nothing probed."""
-    from pyfathom import _lowlevel as _ll
+    from pyfathom import _lowlevel_helpers as _helpers
 
     start = _start_record(board)
     assert start is not None
-    return _ll.game_replay(None, start, " ".join(tokens).encode(), 32, record_all=True)
+    return _helpers.game_replay(None, start, " ".join(tokens).encode(), 32, record_all=True)
 
 
 def _state(board: chess.Board) -> tuple[int, ...]:
@@ -305,6 +305,7 @@ def test_replay_probes_as_the_per_board_probe(tablebase: Any) -> None:
     probe's answer (failures included: 5-piece positions under 3-4-piece
     tables), and its halfmove clock python-chess's."""
     from pyfathom import _lowlevel as _ll
+    from pyfathom import _lowlevel_helpers as _helpers
 
     rng = random.Random(12)
     compared = 0
@@ -315,8 +316,8 @@ def test_replay_probes_as_the_per_board_probe(tablebase: Any) -> None:
         for move in moves:
             tokens.append(board.san(move))
             board.push(move)
-        replay = _ll.game_replay(tablebase._handle(), _start_record(start),
-                                 " ".join(tokens).encode(), 5 if i % 2 else tablebase.largest)
+        replay = _helpers.game_replay(tablebase._handle(), _start_record(start),
+                                      " ".join(tokens).encode(), 5 if i % 2 else tablebase.largest)
         assert replay.stop == 0
         if replay.first < 0:  # five pieces to the end
             assert board.occupied.bit_count() > tablebase.largest
@@ -340,14 +341,15 @@ def test_replay_is_played_from_the_first_covered_position() -> None:
     """Without ``record_all``: records from the first position with no
     castling rights and at most ``largest`` pieces, probed."""
     from pyfathom import _lowlevel as _ll
+    from pyfathom import _lowlevel_helpers as _helpers
     from pyfathom._types import Status
 
     board = chess.Board("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1")  # raw rights: not covered
-    replay = _ll.game_replay(None, _start_record(board), b"Kd2 Kd7 Ke3", 4)
+    replay = _helpers.game_replay(None, _start_record(board), b"Kd2 Kd7 Ke3", 4)
     assert (replay.stop, replay.moves, replay.first, replay.written) == (0, 3, 1, 3)
     no_tables = _ll.LEAN_FAILED + Status.ARGUMENT  # no instance given: nothing probed
     assert [replay.records[k].dtz for k in range(3)] == [no_tables] * 3
-    replay = _ll.game_replay(None, _start_record(chess.Board()), b"e4 e5", 4)
+    replay = _helpers.game_replay(None, _start_record(chess.Board()), b"e4 e5", 4)
     assert (replay.stop, replay.first, replay.written) == (0, -1, 0)
 
 
@@ -377,7 +379,7 @@ def test_replay_accepts_a_token_only_as_python_chess_does() -> None:
     takes it as the same move; where python-chess rejects one, the replay
     stops; it leaves to python-chess only null moves, drops and pawn moves
     given by both squares."""
-    from pyfathom import _lowlevel as _ll
+    from pyfathom import _lowlevel_helpers as _helpers
 
     rng = random.Random(7)
     agreed = refused = 0
@@ -403,7 +405,7 @@ def test_replay_accepts_a_token_only_as_python_chess_does() -> None:
             kinds.add(type(e).__name__)
             expected = None
         replay = _replay(board, [token])
-        assert replay.stop != _ll.GAME_STOP_START, board.fen()
+        assert replay.stop != _helpers.GAME_STOP_START, board.fen()
         if replay.stop == 0:
             m = expected
             assert m is not None and m, (board.fen(), token)
@@ -453,7 +455,7 @@ def _both_squares_without_piece(token: str) -> bool:
 def test_replay_survives_hostile_input() -> None:
     """Random bytes as tokens and random bitboards as start positions: a
     stop or a replay, never a crash (ASan+UBSan check it in the rerun)."""
-    from pyfathom import _lowlevel as _ll
+    from pyfathom import _lowlevel_helpers as _helpers
     from pyfathom._core import ffi
 
     rng = random.Random(99)
@@ -463,16 +465,16 @@ def test_replay_survives_hostile_input() -> None:
     for _ in range(2000 if SANITIZED else 8000):
         size = rng.randint(0, 40)
         data = bytes(rng.choice(alphabet) for _ in range(size))
-        replay = _ll.game_replay(None, standard, data, rng.choice([0, 2, 32]),
-                                 record_all=rng.random() < 0.5)
+        replay = _helpers.game_replay(None, standard, data, rng.choice([0, 2, 32]),
+                                      record_all=rng.random() < 0.5)
         stops.add(replay.stop)
-    assert {0, _ll.GAME_STOP_TOKEN, _ll.GAME_STOP_ILLEGAL} <= stops
+    assert {0, _helpers.GAME_STOP_TOKEN, _helpers.GAME_STOP_ILLEGAL} <= stops
     for _ in range(2000 if SANITIZED else 8000):
         bits = [rng.getrandbits(64) & rng.getrandbits(64) & rng.getrandbits(64)
                 for _ in range(10)]
-        start = _ll.game_start(*bits, rng.choice([None, 16, 20, 43, 44, 63]),
-                               rng.random() < 0.5, rng.randint(0, 200), rng.randint(0, 200))
-        _ll.game_replay(None, start, b"e4 Nf3 O-O exd5 e8=Q", 32)
+        start = _helpers.game_start(*bits, rng.choice([None, 16, 20, 43, 44, 63]),
+                                    rng.random() < 0.5, rng.randint(0, 200), rng.randint(0, 200))
+        _helpers.game_replay(None, start, b"e4 Nf3 O-O exd5 e8=Q", 32)
     # No room, NULL arguments.
     start = standard
     summary = ffi.new("fathom_game_summary *")
@@ -480,7 +482,7 @@ def test_replay_survives_hostile_input() -> None:
     from pyfathom._core import lib
 
     assert lib.fathom_game_replay(ffi.NULL, start, b"e4 e5", 5, 32, 1, records, 1,
-                                  summary) == _ll.GAME_STOP_ROOM
+                                  summary) == _helpers.GAME_STOP_ROOM
     assert lib.fathom_game_replay(ffi.NULL, ffi.NULL, b"", 0, 32, 0, records, 1,
                                   summary) == lib.FATHOM_GAME_STOP_ARGUMENT
     assert lib.fathom_game_replay(ffi.NULL, start, b"", 0, 32, 0, ffi.NULL, 0,
@@ -491,7 +493,7 @@ def test_fen_starts_are_python_chess_boards() -> None:
     """The C FEN parser gives the replay's start for FEN headers it reads as
     python-chess does (no castling field), and gives up on the rest: its
     start is python-chess's Board(fen), field by field, or None."""
-    from pyfathom import _lowlevel as _ll
+    from pyfathom import _lowlevel_helpers as _helpers
 
     rng = random.Random(3)
     bases = ["7k/R7/6K1/8/8/8/8/8 w - - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 50",
@@ -506,7 +508,7 @@ def test_fen_starts_are_python_chess_boards() -> None:
     taken = 0
     for _ in range(400):
         fen = rng.choice(edits)(rng.choice(edits)(rng.choice(bases)))
-        start = _ll.game_start_from_fen(fen)
+        start = _helpers.game_start_from_fen(fen)
         try:
             board = chess.Board(fen)
         except ValueError:

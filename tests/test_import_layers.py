@@ -101,3 +101,20 @@ def test_library_modules_do_not_import_the_command_line() -> None:
                     if t.startswith("pyfathom.cli") and not m.startswith("pyfathom.cli")
                     and m != "pyfathom.__main__")
     assert not upward, upward
+
+
+# The binding layer: the only modules that import the compiled core (its
+# ``ffi`` and ``lib``); everything above them works with Python values.
+BINDINGS = frozenset({
+    "pyfathom._lowlevel",          # fathom.h and fen.h: instances, probes, batches, checks
+    "pyfathom._lowlevel_helpers",  # fathom_helpers.h: best move, SAN, game replay
+    "pyfathom._clock_rule",        # fathom_clock_result, for ClockResult.of (below _types)
+    "pyfathom.fathom",             # the Fathom-compatible module
+})
+
+
+def test_only_the_bindings_import_the_compiled_core() -> None:
+    graph = _graph()
+    assert BINDINGS <= graph.keys(), sorted(BINDINGS - graph.keys())
+    importers = {m for m, targets in graph.items() if "pyfathom._core" in targets}
+    assert importers == BINDINGS, (sorted(importers - BINDINGS), sorted(BINDINGS - importers))

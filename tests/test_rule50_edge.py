@@ -465,14 +465,15 @@ def test_clock_at_or_past_the_limit(tablebase: Any) -> None:
 
 
 def test_clock_result_is_the_one_rule(tablebase: Any) -> None:
-    """``fathom_clock_result`` (``pyfathom._types.ClockResult``), the rule the
+    """``fathom_clock_result`` (``pyfathom._types.ClockResult.of``), the rule the
     root ranking, the facade, annotate and the server share, against the
     rule written out over every DTZ up to 1,100 plies (7-piece DTZs) and
     clocks around the limit and far past it (clocks past what C takes are
     the same as 65,535); and root moves' WDL is that result at face value
     (a maybe-win counts as a win).  About 1 s (a loaded machine)."""
-    from pyfathom._lowlevel import clock_result
     from pyfathom._types import WDL, ClockResult
+
+    clock_result = ClockResult.of
 
     def written_out(dtz: int, precise: bool, clock: int) -> ClockResult:
         if dtz == 0:

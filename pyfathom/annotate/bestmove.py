@@ -9,6 +9,7 @@ from typing import Optional
 import chess
 
 from pyfathom import _lowlevel as _ll
+from pyfathom import _lowlevel_helpers as _helpers
 from pyfathom._tablebase import Tablebase
 from pyfathom._types import Status
 from pyfathom.annotate.verdict import _move_key, move_dtz
@@ -35,9 +36,9 @@ def _best_move(tb: Tablebase, board: chess.Board, dtz_hint: int = 0
     (:func:`_child_moves`).
     """
     occ = board.occupied_co
-    found = _ll.best_move(tb._core_access().handle, occ[1], occ[0], board.kings, board.queens,
-                          board.rooks, board.bishops, board.knights, board.pawns,
-                          board.ep_square or 0, board.turn, board.halfmove_clock, dtz_hint)
+    found = _helpers.best_move(tb._core_access().handle, occ[1], occ[0], board.kings, board.queens,
+                               board.rooks, board.bishops, board.knights, board.pawns,
+                               board.ep_square or 0, board.turn, board.halfmove_clock, dtz_hint)
     if found.status != Status.OK:
         return _best_of(tb, board, _child_moves(tb, board))
     if found.on_edge:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import chess
 
-from pyfathom import _lowlevel as _ll
+from pyfathom import _lowlevel_helpers as _helpers
 
 _EMPTY_RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
 
@@ -39,9 +39,9 @@ def _san(board: chess.Board, move: chess.Move) -> str:
     without castling rights; python-chess otherwise."""
     if not board.castling_rights:
         occ = board.occupied_co
-        san = _ll.move_san(occ[1], occ[0], board.kings, board.queens, board.rooks,
-                           board.bishops, board.knights, board.pawns, board.ep_square or 0,
-                           board.turn, move.from_square, move.to_square, move.promotion or 0)
+        san = _helpers.move_san(occ[1], occ[0], board.kings, board.queens, board.rooks,
+                                board.bishops, board.knights, board.pawns, board.ep_square or 0,
+                                board.turn, move.from_square, move.to_square, move.promotion or 0)
         if san is not None:
             return san
     return board.san(move)

@@ -10,7 +10,7 @@ from typing import Any, Optional
 import chess
 import chess.pgn
 
-from pyfathom import _lowlevel as _ll
+from pyfathom import _lowlevel_helpers as _helpers
 from pyfathom.annotate.movetext import _mainline_matches, _MatchSpans, _Spans
 from pyfathom.annotate.reading import _FAILED_BELOW, _LEAN_FAILED, _Game, _Probed
 
@@ -33,10 +33,10 @@ def _record_board(r: Any) -> chess.Board:
 def _board_start(board: chess.Board) -> Any:
     """A replay's start record for ``board`` (None if it does not fit)."""
     occ = board.occupied_co
-    return _ll.game_start(occ[chess.WHITE], occ[chess.BLACK], board.kings, board.queens,
-                          board.rooks, board.bishops, board.knights, board.pawns,
-                          board.promoted, board.castling_rights, board.ep_square, board.turn,
-                          board.halfmove_clock, board.fullmove_number)
+    return _helpers.game_start(occ[chess.WHITE], occ[chess.BLACK], board.kings, board.queens,
+                               board.rooks, board.bishops, board.knights, board.pawns,
+                               board.promoted, board.castling_rights, board.ep_square, board.turn,
+                               board.halfmove_clock, board.fullmove_number)
 
 
 _STANDARD_START = _board_start(chess.Board())
@@ -56,7 +56,7 @@ def _replay_start(headers: dict[str, str]) -> Any:
     if not chess960:
         if fen is None:
             return _STANDARD_START
-        start = _ll.game_start_from_fen(fen)
+        start = _helpers.game_start_from_fen(fen)
         if start is not None:
             return start
     try:
@@ -72,7 +72,7 @@ class _ReplayedGame(_Game):
     """A game whose mainline the C core replayed (:func:`_replay`)."""
 
     def __init__(self, headers: dict[str, str], start: int, moves: list[re.Match[str]],
-                 tokens: list[str], replay: _ll.GameReplay) -> None:
+                 tokens: list[str], replay: _helpers.GameReplay) -> None:
         self.headers = headers
         self.tokens = tokens
         self.count = replay.moves
@@ -121,7 +121,7 @@ def _replay(handle: Any, largest: int, headers: dict[str, str],
     tokens = [m[1] for m in moves]
     if moves and any(line.endswith("\r") for line in lines):
         return None  # a lone "\r" ended a line for python-chess's reader, not for the scan
-    replay = _ll.game_replay(handle, start, " ".join(tokens).encode("ascii"), largest)
-    if replay.stop != _ll.GAME_DONE:
+    replay = _helpers.game_replay(handle, start, " ".join(tokens).encode("ascii"), largest)
+    if replay.stop != _helpers.GAME_DONE:
         return None
     return _ReplayedGame(headers, text_start, moves, tokens, replay)

@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 import chess.pgn
 
-from pyfathom import _lowlevel as _ll
 from pyfathom._types import ClockResult
 
 WIN, DRAW, LOSS = 1, 0, -1
@@ -65,7 +64,7 @@ def verdict(dtz: int, precise: bool, clock: int, mated: bool = False) -> Verdict
     """
     if mated:
         return Verdict(LOSS, False, False, dtz, precise, clock, True)
-    r = _ll.clock_result(dtz, precise, clock)
+    r = ClockResult.of(dtz, precise, clock)
     return Verdict(_RESULT_AT_FACE_VALUE[r], r.maybe,
                    r in (ClockResult.CURSED_WIN, ClockResult.BLESSED_LOSS),
                    dtz, precise, clock, False)
@@ -124,5 +123,5 @@ def _move_key(dtz: int, zeroing: bool, clock: int) -> tuple[int, tuple[int, int,
     if dtz == 1 and not zeroing:
         result = WIN  # only a mate wins in one ply without zeroing
     else:
-        result = _RESULT_AT_FACE_VALUE[_ll.clock_result(dtz, True, clock)]
+        result = _RESULT_AT_FACE_VALUE[ClockResult.of(dtz, True, clock)]
     return result, _move_rank(result, dtz)

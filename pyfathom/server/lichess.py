@@ -73,7 +73,6 @@ import chess.variant
 
 import pyfathom
 from pyfathom.fen import FenError, parse_board
-from pyfathom import _lowlevel as _ll
 from pyfathom._types import ClockResult
 from pyfathom.server.moves import Child, children as _children
 
@@ -234,7 +233,7 @@ def category(dtz: Optional[int], precise: bool, *, checkmate: bool, drawn: bool,
         return "unknown"
     if halfmoves_before >= 100:
         return "blessed-loss" if dtz < 0 else "cursed-win"
-    return _CLOCK_CATEGORY[_ll.clock_result(dtz, precise, halfmoves)]
+    return _CLOCK_CATEGORY[ClockResult.of(dtz, precise, halfmoves)]
 
 
 _CLOCK_CATEGORY = {
