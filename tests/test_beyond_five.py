@@ -397,9 +397,9 @@ def test_fathom_facade_matches_python_chess(whole: Dict[str, object], key: str) 
 def test_probe_root_matches_python_chess(whole: Dict[str, object], key: str) -> None:
     """Root DTZ and WDL of every board; for the first ROOT_CHILD_CHECKS,
     every move against python-chess's probe of the position it leads to
-    (tests/test_oracle_root.py's checks)."""
+    (tests/support/root_checks.py's checks)."""
     import pyfathom
-    from test_oracle_root import _check_root, _key
+    from support.root_checks import check_root, position_key
 
     boards, answers = whole["boards"][key], whole["answers"][key]  # type: ignore[index]
     problems: List[str] = []
@@ -424,14 +424,14 @@ def test_probe_root_matches_python_chess(whole: Dict[str, object], key: str) -> 
                         # only (a few roots of the sample).
                         contradicted |= answer[0] != -2
                         answer = (-2, -1)
-                    children[_key(after)] = answer
+                    children[position_key(after)] = answer
             if n >= ROOT_CHILD_CHECKS or contradicted:
                 skipped += contradicted
                 rp = tb.probe_root(b)
                 if (int(rp.wdl), rp.dtz) != (_root_wdl(dtz), dtz):
                     problems.append(f"{b.fen()}: root {rp.wdl!r} {rp.dtz} != {dtz}")
                 continue
-            problems += _check_root(tb, b, (_root_wdl(dtz), dtz), children, 0)
+            problems += check_root(tb, b, (_root_wdl(dtz), dtz), children, 0)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:20])
     assert skipped <= ROOT_CHILD_CHECKS // 4, f"{skipped} roots with a contradicted mate"
 

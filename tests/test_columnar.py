@@ -16,6 +16,7 @@ import chess
 import numpy as np
 import pytest
 
+from support.batch_input import BAD_LINES, make_batch_input
 from support.positions import ALL_TABLES, table_sample, to_arrays
 
 pa = pytest.importorskip("pyarrow", reason="needs pyarrow: the [arrow] extra")
@@ -24,8 +25,6 @@ pd = pytest.importorskip("pandas", reason="needs pandas (with the [dask] extra)"
 
 from pyfathom import batch_files, columnar  # noqa: E402
 from pyfathom.cli import main  # noqa: E402
-
-from test_cli import BAD_LINES, make_batch_input  # noqa: E402
 
 BITBOARDS = list(columnar.BITBOARD_COLUMNS)
 

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import os
-import random
 import re
 import shlex
 import shutil
@@ -27,12 +26,9 @@ from typing import Any
 import chess
 import pytest
 
-from support.expected import clockless_fen, engine_boards, expected_answers
+from support.c_programs import CDIR, CORE, STRICT, cc, engine_positions, run
+from support.expected import clockless_fen, expected_answers
 
-ROOT = Path(__file__).resolve().parent.parent
-CORE = ROOT / "src" / "fathom"
-CDIR = Path(__file__).resolve().parent / "c"
-STRICT = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]
 PUBLIC_HEADERS = ["tbprobe.h", "fathom.h", "fen.h", "fathom_helpers.h"]
 
 # Fathom's published values for the names of its tbprobe.h / tbconfig.h.
@@ -62,16 +58,6 @@ pytestmark = [
 ]
 
 
-def _cc() -> list[str]:
-    return shlex.split(os.environ.get("CC", "cc"))
-
-
-def _run(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    assert proc.returncode == 0, f"{' '.join(map(str, cmd))}\n{proc.stdout}\n{proc.stderr}"
-    return proc
-
-
 def public_api() -> set[str]:
     """Functions and variables the public headers declare with external
     linkage (static inline wrappers excluded)."""
@@ -89,8 +75,8 @@ def public_api() -> set[str]:
 def engine_lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`make -C src/fathom lib OUT=...`: the vendored files and libfathom.a."""
     out = tmp_path_factory.mktemp("engine")
-    _run(["make", "-s", "-C", str(CORE), "lib", f"OUT={out}",
-          f"CC={' '.join(_cc())}", "CFLAGS=-O2 -Werror"])
+    run(["make", "-s", "-C", str(CORE), "lib", f"OUT={out}",
+          f"CC={' '.join(cc())}", "CFLAGS=-O2 -Werror"])
     return out
 
 
@@ -98,7 +84,7 @@ def test_library_exports_only_the_public_api(engine_lib: Path) -> None:
     api = public_api()
     assert {"tb_init", "tb_probe_root_dtz", "tb_lsb", "fathom_probe_wdl", "TB_LARGEST",
             "fathom_parse_fen"} <= api
-    nm = _run(["nm", "-g", "--defined-only", str(engine_lib / "libfathom.a")]).stdout
+    nm = run(["nm", "-g", "--defined-only", str(engine_lib / "libfathom.a")]).stdout
     exported = {line.split()[-1] for line in nm.splitlines() if len(line.split()) == 3}
     assert exported == api, (f"exported but not public: {sorted(exported - api)}; "
                              f"public but missing: {sorted(api - exported)}")
@@ -119,9 +105,9 @@ def test_engine_symbols_do_not_clash(engine_lib: Path, tmp_path: Path) -> None:
         "        && TB_LARGEST == 0 && tb_pop_count(7) == 3 ? 0 : 1;\n"
         "}\n")
     exe = tmp_path / "engine"
-    _run([*_cc(), *STRICT, f"-I{engine_lib}", str(src), str(engine_lib / "libfathom.a"),
+    run([*cc(), *STRICT, f"-I{engine_lib}", str(src), str(engine_lib / "libfathom.a"),
           "-pthread", "-o", str(exe)])
-    _run([str(exe)])
+    run([str(exe)])
 
 
 @pytest.mark.parametrize("defines", [
@@ -133,9 +119,9 @@ def test_tbconfig_switches_build(engine_lib: Path, tmp_path: Path, defines: list
     obj = tmp_path / "tbprobe.o"
     # -O0: this checks that each configuration compiles warning-free and
     # what it exports; the library build above compiles with -O2.
-    _run([*_cc(), *STRICT, "-O0", "-pthread", *defines, f"-I{engine_lib}", "-c",
+    run([*cc(), *STRICT, "-O0", "-pthread", *defines, f"-I{engine_lib}", "-c",
           str(engine_lib / "tbprobe.c"), "-o", str(obj)])
-    nm = _run(["nm", "-g", "--defined-only", str(obj)]).stdout
+    nm = run(["nm", "-g", "--defined-only", str(obj)]).stdout
     assert ("tb_king_attacks" in nm) == ("-DTB_NO_HELPER_API" not in defines)
 
 
@@ -146,7 +132,7 @@ def test_engine_without_stdint_or_stdbool(engine_lib: Path, tmp_path: Path) -> N
     src.write_text('#define TB_NO_STDINT\n#define TB_NO_STDBOOL\n#include "tbprobe.h"\n'
                    "int probe(uint64_t w, uint64_t b, bool turn) {\n"
                    "    return (int)tb_probe_wdl(w, b, 0, 0, 0, 0, 0, 0, 0, 0, 0, turn);\n}\n")
-    _run([*_cc(), *STRICT, f"-I{engine_lib}", "-c", str(src), "-o", str(tmp_path / "e.o")])
+    run([*cc(), *STRICT, f"-I{engine_lib}", "-c", str(src), "-o", str(tmp_path / "e.o")])
 
 
 def test_rank_scale_past_1000_and_scores(engine_lib: Path, tmp_path: Path) -> None:
@@ -176,9 +162,9 @@ def test_rank_scale_past_1000_and_scores(engine_lib: Path, tmp_path: Path) -> No
         "    return 0;\n"
         "}\n")
     exe = tmp_path / "ranks"
-    _run([*_cc(), *STRICT, "-Wno-unused-function", f"-I{engine_lib}", str(src), "-pthread",
+    run([*cc(), *STRICT, "-Wno-unused-function", f"-I{engine_lib}", str(src), "-pthread",
           "-o", str(exe)])
-    got = [tuple(map(int, line.split())) for line in _run([str(exe)]).stdout.splitlines()]
+    got = [tuple(map(int, line.split())) for line in run([str(exe)]).stdout.splitlines()]
     # (dtz, precise, clock) -> Fathom's rank, clamped; scores from the
     # documented formula with the default pawn of 100.
     assert got == [
@@ -198,29 +184,6 @@ def test_rank_scale_past_1000_and_scores(engine_lib: Path, tmp_path: Path) -> No
 
 # --------------------------------------------------------------------------
 # The engine program against python-chess.
-
-def _stale_ep(board: chess.Board, rng: random.Random) -> int | None:
-    """A square on the side to move's en-passant rank that no pawn of its
-    attacks: what an engine that forgets to clear the square passes.
-    Fathom never looks at such a square."""
-    rank = 5 if board.turn == chess.WHITE else 2
-    movers = board.pawns & board.occupied_co[board.turn]
-    free = [sq for sq in chess.SQUARES if chess.square_rank(sq) == rank
-            and not chess.BB_PAWN_ATTACKS[not board.turn][sq] & movers]
-    return rng.choice(free) if free else None
-
-
-def _positions() -> list[tuple[chess.Board, int, int]]:
-    """(board, clock, ep square as the engine passes it)."""
-    rng = random.Random("engine-dropin")
-    out = []
-    for board in engine_boards():  # ENGINE_PER_TABLE of each table
-        ep = board.ep_square
-        if ep is None and rng.random() < 0.15:
-            ep = _stale_ep(board, rng)
-        out.append((board, rng.randrange(100), ep or 0))
-    return out
-
 
 def _probe_key(board: chess.Board) -> str:
     return clockless_fen(board)
@@ -310,17 +273,17 @@ def test_engine_program_matches_python_chess(engine_lib: Path, tmp_path: Path,
     program and the single-file tbprobe.c both compiled as C++17."""
     exe = tmp_path / "engine_dropin"
     if language == "c":
-        _run([*_cc(), *STRICT, f"-I{engine_lib}", str(CDIR / "engine_dropin.c"),
+        run([*cc(), *STRICT, f"-I{engine_lib}", str(CDIR / "engine_dropin.c"),
               str(engine_lib / "libfathom.a"), "-pthread", "-o", str(exe)])
     else:
         cxx = _cxx()
         if cxx is None:
             pytest.skip("needs a C++ compiler (g++ or clang++, or $CXX)")
-        _run([*cxx, "-x", "c++", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
+        run([*cxx, "-x", "c++", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
               f"-I{engine_lib}", str(CDIR / "engine_dropin.c"), str(engine_lib / "tbprobe.c"),
               "-pthread", "-o", str(exe)])
 
-    positions = _positions()
+    positions = engine_positions()
     assert len(positions) >= 5000
     clocks = {clock for _, clock, _ in positions}
     assert clocks == set(range(100))

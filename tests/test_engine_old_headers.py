@@ -26,12 +26,10 @@ import chess
 import chess.syzygy
 import pytest
 
+from support.c_programs import CDIR, CORE, STRICT, cc, run
 from support.positions import ALL_TABLES, bitboards, random_position
-from test_engine_dropin import CORE, _cc, _run
 
-CDIR = Path(__file__).resolve().parent / "c"
 OLD = CDIR / "fathom_2016"
-STRICT = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("make") is None, reason="needs make (GNU)"),
@@ -49,7 +47,7 @@ def _answers(exe: Path, tables: Path, boards: list[chess.Board]) -> list[tuple[i
     for b in boards:
         w, bl, k, q, r, bi, kn, p, ep, turn = bitboards(b)
         lines.append(f"{w:x} {bl:x} {k:x} {q:x} {r:x} {bi:x} {kn:x} {p:x} {ep} {turn}")
-    out = _run([str(exe), str(tables)], input="\n".join(lines) + "\n").stdout.split()
+    out = run([str(exe), str(tables)], input="\n".join(lines) + "\n").stdout.split()
     assert len(out) == 4 * len(boards)
     return [(int(out[i + 1]), int(out[i + 3])) for i in range(0, len(out), 4)]
 
@@ -85,10 +83,10 @@ def _check(boards: list[chess.Board], answers: list[tuple[int, int]],
 def test_2016_headers_link_against_the_library(tmp_path: Path, syzygy_dir: Path,
                                                oracle: chess.syzygy.Tablebase) -> None:
     lib = tmp_path / "lib"
-    _run(["make", "-s", "-C", str(CORE), "lib", f"OUT={lib}", f"CC={' '.join(_cc())}",
+    run(["make", "-s", "-C", str(CORE), "lib", f"OUT={lib}", f"CC={' '.join(cc())}",
           "CFLAGS=-O2 -Werror"])
     exe = tmp_path / "engine"
-    _run([*_cc(), *STRICT, f"-I{OLD}", str(CDIR / "engine_old_api.c"), str(lib / "libfathom.a"),
+    run([*cc(), *STRICT, f"-I{OLD}", str(CDIR / "engine_old_api.c"), str(lib / "libfathom.a"),
           "-pthread", "-o", str(exe)])
     boards = _boards(200)
     _check(boards, _answers(exe, syzygy_dir, boards), oracle)
@@ -100,7 +98,7 @@ def test_old_tbconfig_kept_with_the_single_file(tmp_path: Path, syzygy_dir: Path
     subprocess.run(["sh", str(CORE / "amalgamate.sh"), str(engine)], check=True)
     shutil.copy(OLD / "tbconfig.h", engine / "tbconfig.h")  # the engine's own, kept
     exe = tmp_path / "engine_bin"
-    _run([*_cc(), *STRICT, f"-I{engine}", str(CDIR / "engine_old_api.c"),
+    run([*cc(), *STRICT, f"-I{engine}", str(CDIR / "engine_old_api.c"),
           str(engine / "tbprobe.c"), "-pthread", "-o", str(exe)])
     boards = _boards(200)
     _check(boards, _answers(exe, syzygy_dir, boards), oracle)

@@ -28,8 +28,8 @@ import chess.syzygy
 import pytest
 
 from support.generator_order import expected_choice, move_dtz, near_edge, pyrrhic_key
+from support.c_programs import CORE, cc, run
 from support.positions import ALL_TABLES, bitboards, table_sample
-from test_engine_dropin import CORE, _cc, _run
 
 ENGINE = Path(__file__).resolve().parent / "c" / "pyrrhic_engine"
 FLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Wshadow", "-Wmissing-declarations",
@@ -53,12 +53,12 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def single_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("pyrrhic-single")
-    _run(["make", "-s", "-C", str(CORE), "pyrrhic", f"PYRRHIC_OUT={out}"])
+    run(["make", "-s", "-C", str(CORE), "pyrrhic", f"PYRRHIC_OUT={out}"])
     assert sorted(p.name for p in out.iterdir()) == ["tbprobe.c", "tbprobe.h"], \
         "the Pyrrhic build writes exactly the two files an engine swaps"
     # The single file reads no tbconfig.h, so one object serves both
     # generations of the engine (compiled as the engine compiles its files).
-    _run([*_cc(), *FLAGS, f"-I{out}", "-c", str(out / "tbprobe.c"), "-o",
+    run([*cc(), *FLAGS, f"-I{out}", "-c", str(out / "tbprobe.c"), "-o",
           str(out / "tbprobe.o")])
     return out
 
@@ -74,7 +74,7 @@ def _build(single: Path, tmp_path: Path, tbconfig: str) -> Path:
         shutil.copy(single / name, tree / "pyrrhic" / name)
     shutil.copy(ENGINE / tbconfig, tree / "pyrrhic" / "tbconfig.h")
     exe = tree / "engine_bin"
-    _run([*_cc(), *FLAGS, f"-I{tree}", str(tree / "engine.c"),
+    run([*cc(), *FLAGS, f"-I{tree}", str(tree / "engine.c"),
           str(tree / "pyrrhic" / "tbprobe.o"), "-pthread", "-o", str(exe)])
     return exe
 
@@ -244,7 +244,7 @@ def test_pyrrhic_engine_answers_as_python_chess(layout: str, single_file: Path, 
     for board, clock in boards:
         w, bl, k, q, r, bi, kn, p, ep, turn = bitboards(board)
         lines.append(f"{w:x} {bl:x} {k:x} {q:x} {r:x} {bi:x} {kn:x} {p:x} {ep} {turn} {clock}")
-    out = _run([str(exe), str(syzygy_dir)], input="\n".join(lines) + "\n").stdout.splitlines()
+    out = run([str(exe), str(syzygy_dir)], input="\n".join(lines) + "\n").stdout.splitlines()
     files = list(syzygy_dir.glob("*.rtbw")), list(syzygy_dir.glob("*.rtbz"))
     largest = max(len(p.stem.replace("v", "")) for p in files[0])
     assert out[0].split() == ["tables", str(largest), str(len(files[0])), str(len(files[1])),

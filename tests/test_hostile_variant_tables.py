@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from test_hostile_tables import check, run_cases, run_rows, truncation_offsets
+from support.damaged_tables import check, run_cases, run_rows, truncation_offsets
 from support.variant_positions import variant_dir
 
 # (variant, folder, table file): enc types 0, 2 (adjacent), 3, 4, pawns.

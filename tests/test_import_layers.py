@@ -1,8 +1,10 @@
 """pyfathom's modules import each other without circles: every import,
 also one inside a function or under ``TYPE_CHECKING``, points down a layer
 (the command line above the features, the features above ``Tablebase``,
-``Tablebase`` above the bindings).  Read from the source with :mod:`ast`
-(nothing is imported); one to three seconds on a loaded 2-core machine."""
+``Tablebase`` above the bindings, and only the bindings import the compiled
+core); and no test module imports another (what tests share lives in
+``tests/support/``).  Read from the source with :mod:`ast` (nothing is
+imported); one to three seconds on a loaded 2-core machine."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from collections.abc import Mapping, Set
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pyfathom"
+TESTS = Path(__file__).resolve().parent
 
 
 def _module_name(path: Path) -> str:
@@ -118,3 +121,41 @@ def test_only_the_bindings_import_the_compiled_core() -> None:
     assert BINDINGS <= graph.keys(), sorted(BINDINGS - graph.keys())
     importers = {m for m, targets in graph.items() if "pyfathom._core" in targets}
     assert importers == BINDINGS, (sorted(importers - BINDINGS), sorted(BINDINGS - importers))
+
+
+def _imported_names(path: Path) -> set[str]:
+    """Every module name ``path`` imports, as written (relative imports
+    without their dots)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def _test_modules_importing_tests(tests: Path) -> list[str]:
+    """``importer -> imported`` for every Python file under ``tests`` that
+    imports one of its test modules (``test_*.py``, ``conftest.py``)."""
+    test_modules = {p.stem for p in tests.rglob("*.py")
+                    if p.name.startswith("test_") or p.name == "conftest.py"}
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for name in sorted(_imported_names(path)):
+            if name.split(".")[-1] in test_modules or name.split(".")[0] in test_modules:
+                found.append(f"{path.relative_to(tests)} -> {name}")
+    return found
+
+
+def test_no_test_module_imports_another(tmp_path: Path) -> None:
+    """A helper two test files share belongs in ``tests/support/``: a test
+    module imported by another runs its module-level code (fixtures, skips,
+    marks) twice and ties the two files' fates together."""
+    found = _test_modules_importing_tests(TESTS)
+    assert not found, "move the helpers into tests/support/: " + ", ".join(found)
+    # ... and the check finds one (so a finder bug cannot pass).
+    (tmp_path / "test_a.py").write_text("def helper():\n    return 1\n")
+    (tmp_path / "test_b.py").write_text("def test_b():\n    from test_a import helper\n")
+    (tmp_path / "helper.py").write_text("import os\n")
+    assert _test_modules_importing_tests(tmp_path) == ["test_b.py -> test_a"]

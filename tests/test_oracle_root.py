@@ -13,112 +13,23 @@ import pytest
 
 from support.expected import children_fens, expected_answers, fen, root_boards
 from support.positions import random_position
+from support.root_checks import check_root, position_key, sign
 
 PLAYOUT_TABLES = ["KQvK", "KRvK", "KBNvK", "KPvK", "KQvKR", "KRvKP", "KPvKP"]
 PLAYOUTS_PER_TABLE = 8  # 56 won positions in all
 MAX_PLIES = 300
 
 
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
-
-
-def _expected_move_outcome(board: chess.Board, move: chess.Move, child_wdl: int,
-                           child_dtz: int, clock: int) -> tuple[int, int] | None:
-    """python-chess's view of one root move: (wdl for the mover under the
-    50-move rule from *clock*, DTZ in plies from the root), or None where
-    DTZ rounding makes the 50-move boundary ambiguous."""
-    zeroing = board.is_zeroing(move)
-    after = board.copy(stack=False)
-    after.push(move)
-    if after.is_checkmate():
-        dtz = 1
-    elif zeroing:
-        v = -child_wdl
-        dtz = _sign(v) * (1 if abs(v) == 2 else 101) if v else 0
-        return v, dtz  # the clock is reset: the table's WDL is the outcome
-    else:
-        dtz = -child_dtz + _sign(-child_dtz)
-    if dtz == 0:
-        return 0, 0
-    plies = abs(dtz) + (0 if zeroing else clock)
-    if 99 <= plies <= 102:
-        return None
-    if abs(dtz) > 100:
-        return _sign(dtz), dtz
-    return (2 if plies <= 100 else 1) * _sign(dtz), dtz
-
-
-def _check_root(tb: Any, board: chess.Board, root_answer: tuple[Any, Any],
-                child_answers: dict[str, tuple[Any, Any]], clock: int) -> list[str]:
-    fen = board.fen(en_passant="fen")
-    problems: list[str] = []
-    rp = tb.probe_root(board)
-    legal = list(board.legal_moves)
-    moves = [rm.move for rm in rp.moves]
-    if sorted(moves, key=str) != sorted(legal, key=str):
-        problems.append(f"moves {sorted(map(str, moves))} != legal {sorted(map(str, legal))}")
-    if rp.best_move != (moves[0] if moves else None):
-        problems.append(f"best_move {rp.best_move} is not the first move")
-    if not legal and rp.best_move is not None:
-        problems.append("best_move without legal moves")
-    o_wdl, o_dtz = root_answer
-    if rp.dtz != o_dtz:
-        problems.append(f"dtz python-chess={o_dtz} probe_root={rp.dtz}")
-    # Root WDL under the 50-move rule from the board's clock.
-    if o_dtz == 0:
-        exp_wdl: int | None = 0
-    elif abs(o_dtz) > 100:
-        exp_wdl = _sign(o_dtz)
-    elif 99 <= abs(o_dtz) + clock <= 102:
-        exp_wdl = None
-    else:
-        exp_wdl = _sign(o_dtz) * (2 if abs(o_dtz) + clock <= 100 else 1)
-    if clock == 0:
-        exp_wdl = o_wdl
-    if exp_wdl is not None and rp.wdl != exp_wdl:
-        problems.append(f"root wdl expected {exp_wdl} (python-chess wdl {o_wdl}, "
-                        f"dtz {o_dtz}, clock {clock}) probe_root={rp.wdl!r}")
-    ranks = [rm.rank for rm in rp.moves]
-    if ranks != sorted(ranks, reverse=True):
-        problems.append(f"moves not sorted by rank: {ranks}")
-    wdls = [int(rm.wdl) for rm in rp.moves]
-    if wdls != sorted(wdls, reverse=True):
-        problems.append(f"moves not sorted by wdl: {wdls}")
-    wins = [rm.dtz for rm in rp.moves if rm.wdl == 2]
-    if wins != sorted(wins):
-        problems.append(f"winning moves not shortest first: {wins}")
-    for rm in rp.moves:
-        after = board.copy(stack=False)
-        after.push(rm.move)
-        c_wdl, c_dtz = child_answers[_key(after)]
-        exp = _expected_move_outcome(board, rm.move, c_wdl, c_dtz, clock)
-        if _sign(int(rm.wdl)) != _sign(-c_wdl):
-            problems.append(f"{rm.move}: wdl {rm.wdl!r} but python-chess says the "
-                            f"child is {c_wdl}")
-        elif exp is not None and int(rm.wdl) != exp[0]:
-            problems.append(f"{rm.move}: wdl expected {exp[0]} (child wdl {c_wdl}, "
-                            f"dtz {c_dtz}, clock {clock}) got {rm.wdl!r}")
-        if _sign(rm.dtz) != _sign(int(rm.wdl)):
-            problems.append(f"{rm.move}: dtz {rm.dtz} and wdl {rm.wdl!r} disagree")
-    return [f"{fen}: {p}" for p in problems]
-
-
-def _key(board: chess.Board) -> str:
-    """Position key without the move counters (they do not change the probe)."""
-    return board.epd(en_passant="fen")
-
-
 def test_root_moves_match_python_chess(tablebase: Any) -> None:
     """15 positions of each table at clock 0: every legal move listed once,
     ranked, each with the outcome python-chess gives its child position."""
     boards = root_boards()
-    roots = {_key(b): a for b, a in zip(boards, expected_answers([fen(b) for b in boards]))}
+    roots = {position_key(b): a for b, a in zip(boards, expected_answers([fen(b) for b in boards]))}
     child_fens = children_fens(boards)
-    children = {_key(chess.Board(f)): a for f, a in zip(child_fens, expected_answers(child_fens))}
+    children = {position_key(chess.Board(f)): a for f, a in zip(child_fens, expected_answers(child_fens))}
     bad: list[str] = []
     for board in boards:
-        bad += _check_root(tablebase, board, roots[_key(board)], children, 0)
+        bad += check_root(tablebase, board, roots[position_key(board)], children, 0)
     assert not bad, f"{len(bad)} problems in {len(boards)} positions:\n" + "\n".join(bad[:30])
 
 
@@ -204,13 +115,13 @@ def test_fifty_move_rule_turns_win_into_cursed_win(key: str, tablebase: Any,
         for move in board.legal_moves:
             after = board.copy(stack=False)
             after.push(move)
-            children[_key(after)] = (oracle.probe_wdl(after), oracle.probe_dtz(after))
+            children[position_key(after)] = (oracle.probe_wdl(after), oracle.probe_dtz(after))
         for clock in (cursed_clock, plain_clock):
             b = board.copy(stack=False)
             b.halfmove_clock = clock
-            bad += _check_root(tablebase, b, (oracle.probe_wdl(board), dtz), children, clock)
+            bad += check_root(tablebase, b, (oracle.probe_wdl(board), dtz), children, clock)
             rp = tablebase.probe_root(b)
-            expected = _sign(dtz) * (1 if clock == cursed_clock else 2)
+            expected = sign(dtz) * (1 if clock == cursed_clock else 2)
             if rp.wdl != expected:
                 bad.append(f"{b.fen()}: clock {clock} dtz {dtz}: root wdl {rp.wdl!r}, "
                            f"expected {expected}")

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -36,12 +35,9 @@ import chess.syzygy
 import pytest
 
 from support import table_cache
+from support.c_programs import CDIR, CORE, ROOT, engine_positions, run
 from support.positions import table_sample
-from test_engine_dropin import _positions
 
-ROOT = Path(__file__).resolve().parent.parent
-CORE = ROOT / "src" / "fathom"
-CDIR = Path(__file__).resolve().parent / "c"
 WARN = ["-Wall", "-Wextra", "-Werror"]
 # Every 8th position of the engine test's list (about 650; the native test
 # runs all of them) and 20 of each 5-piece table with both files keep the
@@ -59,17 +55,11 @@ def _need(tool: str, package: str) -> str:
     return path
 
 
-def _run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(cmd, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
-    assert proc.returncode == 0, f"{' '.join(map(str, cmd))}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
-    return proc  # type: ignore[no-any-return]
-
-
 @pytest.fixture(scope="module")
 def amalgamation(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _need("make", "make")
     out = tmp_path_factory.mktemp("single-file")
-    _run(["make", "-s", "-C", str(CORE), "amalgamation", f"OUT={out}"])
+    run(["make", "-s", "-C", str(CORE), "amalgamation", f"OUT={out}"])
     return out
 
 
@@ -85,7 +75,7 @@ def _five_piece_tables(directory: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def engine_case(five_piece_dir: Path) -> tuple[str, list[int]]:
     """(input lines for engine_dropin, python-chess's WDL per line)."""
-    boards = [(b, ep) for b, _, ep in _positions()[::ENGINE_STRIDE]]
+    boards = [(b, ep) for b, _, ep in engine_positions()[::ENGINE_STRIDE]]
     for key in _five_piece_tables(five_piece_dir):
         boards += [(b, b.ep_square or 0) for b in table_sample(key, FIVE_PIECE_PER_TABLE, seed=24)]
     lines, wdl = [], []
@@ -111,7 +101,7 @@ def _check_engine_output(out: str, native: str, wdl: list[int]) -> None:
 
 
 def _build(cc: list[str], amal: Path, program: str, out: Path, *extra: str) -> Path:
-    _run([*cc, "-std=c99", "-O1", *WARN, f"-I{amal}", f"-I{CORE}", f"-I{CDIR}",
+    run([*cc, "-std=c99", "-O1", *WARN, f"-I{amal}", f"-I{CORE}", f"-I{CDIR}",
           str(CDIR / f"{program}.c"),
           str(amal / "tbprobe.c"), "-o", str(out), *extra])
     return out
@@ -126,8 +116,8 @@ def native(amalgamation: Path, engine_case: tuple[str, list[int]], syzygy_dir: P
     path = f"{syzygy_dir}:{five_piece_dir}"
     ed = _build(cc, amalgamation, "engine_dropin", d / "engine_dropin", "-pthread")
     dm = _build(cc, amalgamation, "damaged", d / "damaged-table", "-pthread")
-    out = {"engine": _run([str(ed), path], input=engine_case[0]).stdout,
-           "damaged": _run([str(dm), str(_damaged_dir(d))]).stdout}
+    out = {"engine": run([str(ed), path], input=engine_case[0]).stdout,
+           "damaged": run([str(dm), str(_damaged_dir(d))]).stdout}
     _check_engine_output(out["engine"], out["engine"], engine_case[1])
     return out
 
@@ -179,7 +169,7 @@ def test_windows_build_under_wine(amalgamation: Path, engine_case: tuple[str, li
     ]) + "\r\n")
     prefix = table_cache.cache_dir() / "wine-prefix"  # made once (about 30 s), then reused
     env = {**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml="}
-    _run([wine, "cmd", "/c", _winpath(script)], env=env, timeout=600)
+    run([wine, "cmd", "/c", _winpath(script)], env=env, timeout=600)
 
     def read(name: str) -> str:
         return (tmp_path / name).read_text(errors="replace").replace("\r\n", "\n")
@@ -200,18 +190,18 @@ def test_linux_under_qemu(arch: str, big_endian: bool, amalgamation: Path,
     cc = _need(f"{arch}-linux-gnu-gcc", f"gcc-{arch}-linux-gnu")
     qemu = _need(f"qemu-{arch}-static", "qemu-user-static")
     # The s390x run only proves the byte order if the target really is big-endian.
-    macros = _run([cc, "-dM", "-E", "-x", "c", "-"], input="").stdout
+    macros = run([cc, "-dM", "-E", "-x", "c", "-"], input="").stdout
     assert ("#define __BYTE_ORDER__ __ORDER_BIG_ENDIAN__" in macros) == big_endian
     ed = _build([cc], amalgamation, "engine_dropin", tmp_path / "ed", "-pthread")
     th = _build([cc], amalgamation, "threads", tmp_path / "th", "-pthread")
     dm = _build([cc], amalgamation, "damaged", tmp_path / "damaged-table", "-pthread")
     emu = [qemu, "-L", f"/usr/{arch}-linux-gnu"]
-    out = _run([*emu, str(ed), f"{syzygy_dir}:{five_piece_dir}"], input=engine_case[0],
+    out = run([*emu, str(ed), f"{syzygy_dir}:{five_piece_dir}"], input=engine_case[0],
                timeout=600).stdout
     _check_engine_output(out, native["engine"], engine_case[1])
-    threads = _run([*emu, str(th), str(syzygy_dir), "50", "2"], timeout=600).stdout
+    threads = run([*emu, str(th), str(syzygy_dir), "50", "2"], timeout=600).stdout
     assert "TOTAL mismatches 0" in threads, threads
-    _check_damaged(_run([*emu, str(dm), str(_damaged_dir(tmp_path))]).stdout, native["damaged"])
+    _check_damaged(run([*emu, str(dm), str(_damaged_dir(tmp_path))]).stdout, native["damaged"])
 
 
 # --------------------------------------------------------------------------
@@ -223,9 +213,9 @@ def test_engine_program_as_cpp(compiler: str, std: str, amalgamation: Path,
                                syzygy_dir: Path, five_piece_dir: Path, tmp_path: Path) -> None:
     cxx = _need(compiler, "g++" if compiler == "g++" else "clang")
     exe = tmp_path / "ed"
-    _run([cxx, "-x", "c++", f"-std={std}", "-O1", *WARN, f"-I{amalgamation}",
+    run([cxx, "-x", "c++", f"-std={std}", "-O1", *WARN, f"-I{amalgamation}",
           str(CDIR / "engine_dropin.c"), str(amalgamation / "tbprobe.c"), "-pthread", "-o", str(exe)])
-    out = _run([str(exe), f"{syzygy_dir}:{five_piece_dir}"], input=engine_case[0]).stdout
+    out = run([str(exe), f"{syzygy_dir}:{five_piece_dir}"], input=engine_case[0]).stdout
     _check_engine_output(out, native["engine"], engine_case[1])
 
 
@@ -233,7 +223,7 @@ def test_engine_program_as_cpp(compiler: str, std: str, amalgamation: Path,
 def test_single_file_compiles_as_every_cpp_standard(compiler: str, amalgamation: Path) -> None:
     cxx = _need(compiler, "g++" if compiler == "g++" else "clang")
     for std in ("c++11", "c++14", "c++17", "c++20"):
-        _run([cxx, "-x", "c++", f"-std={std}", *WARN, "-fsyntax-only", f"-I{amalgamation}",
+        run([cxx, "-x", "c++", f"-std={std}", *WARN, "-fsyntax-only", f"-I{amalgamation}",
               str(amalgamation / "tbprobe.c")])
 
 
@@ -260,7 +250,7 @@ def test_macos_compiles_with_zig(target: str, amalgamation: Path, tmp_path: Path
     # zig's own business, and costs minutes here.
     zig = [*_zig(), "-target", target, "-O0"]
     for std in ("c99", "c11"):
-        _run([*zig, f"-std={std}", *WARN, f"-I{amalgamation}", "-c",
+        run([*zig, f"-std={std}", *WARN, f"-I{amalgamation}", "-c",
               str(amalgamation / "tbprobe.c"), "-o", str(tmp_path / f"single-{std}.o")])
     import sysconfig
 
@@ -276,7 +266,7 @@ def test_macos_compiles_with_zig(target: str, amalgamation: Path, tmp_path: Path
     flags = ["-std=c99", *WARN, *includes, f"-I{py_include}", "-DPy_LIMITED_API=0x030a0000"]
     # The core's files are in the single file above; here the extension's own C.
     for source in (CORE / "tb_platform.c", ROOT / "pyfathom" / "_c" / "board_calls.c", module_c):
-        _run([*zig, *flags, "-c", str(source), "-o", str(tmp_path / f"{source.stem}.o")])
+        run([*zig, *flags, "-c", str(source), "-o", str(tmp_path / f"{source.stem}.o")])
 
 
 # --------------------------------------------------------------------------
@@ -301,6 +291,6 @@ def test_release_configuration_names_what_exists() -> None:
         assert f"archs: {arch}" in workflow
     assert "id-token: write" in workflow and "password" not in workflow
     script = ROOT / "tools" / "build_wheels.sh"
-    _run(["sh", "-n", str(script)])
+    run(["sh", "-n", str(script)])
     text = script.read_text()
     assert "for arch in x86_64 aarch64" in text and "-linux-gnu.2.17" in text

@@ -24,8 +24,8 @@ from typing import Any
 import chess
 import pytest
 
-from support.live_server import Server, serving
-from test_server import clock_variants, q, sample_positions
+from support.lichess_rules import clock_variants, sample_positions
+from support.live_server import Server, q, serving
 
 # Positions the tables cannot answer in full, each answered by GET with a 200.
 UNKNOWN_FENS = [

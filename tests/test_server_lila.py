@@ -22,8 +22,8 @@ import chess
 import pytest
 
 from support import positions, table_cache
-from support.live_server import Server, serving
-from test_server import lila_order_key, mates_in_one, q
+from support.lichess_rules import lila_order_key, mates_in_one
+from support.live_server import Server, q, serving
 
 VARIANT_DIRS = {"atomic": table_cache.VARIANTS / "atomic",
                 "antichess": table_cache.VARIANTS / "giveaway"}

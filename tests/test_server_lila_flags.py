@@ -31,9 +31,8 @@ import chess.syzygy
 import pytest
 
 from support import positions
-from support.live_server import Server, serving
+from support.live_server import Server, q, serving
 from support.table_cache import SYZYGY5 as FIVE
-from test_server import q
 
 # The materials where random positions met a tie of mixed flags (about 6 in
 # 1,000 KQPvK positions), searched more than the others.

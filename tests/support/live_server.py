@@ -13,10 +13,17 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Optional
+
+
+def q(fen: str) -> str:
+    """``fen`` as a query value the way lichess's links write it
+    (underscores for spaces)."""
+    return urllib.parse.quote(fen.replace(" ", "_"), safe="/_-")
 
 
 def free_port() -> int:
