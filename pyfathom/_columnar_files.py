@@ -169,13 +169,3 @@ class _Sink:
             except Exception:  # already failing: the temporary file goes anyway
                 pass
         self._output.discard()
-
-
-def same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (an output must not overwrite its input)."""
-    if a == "-" or b == "-":
-        return False
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)

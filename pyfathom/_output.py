@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["Output", "is_direct", "Terminated", "terminate_on_signals"]
+__all__ = ["Output", "is_direct", "output_over_input", "Terminated", "terminate_on_signals"]
 
 _STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
 _DESCRIPTOR_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
@@ -46,6 +46,33 @@ def is_direct(path: str) -> bool:
     except OSError:
         return False  # not there yet: a new regular file
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def output_over_input(input_path: str, output_path: str, label: str) -> str | None:
+    """The message refusing to write ``output_path`` (``label`` names it to
+    the user: ``-o``, ``--report``, ``the output``) because it is the input
+    ``input_path`` (``-``: standard input) under the same name, a symbolic
+    link or a hard link (the same inode); None when it is not.
+
+    The one check of every command and API call that writes a file over a
+    path, made before anything is opened for writing, so that the input is
+    never touched.  Only regular files and directories count: a terminal or
+    another device read and written at once loses nothing.  An output that
+    does not exist yet, or ``-`` (standard output), is never the input.
+    """
+    if output_path == "-":
+        return None
+    try:
+        out_stat = os.stat(output_path)
+        in_stat = os.fstat(sys.stdin.fileno()) if input_path == "-" else os.stat(input_path)
+    except (OSError, ValueError, AttributeError):  # no such file; no usable stdin
+        return None
+    if (out_stat.st_dev, out_stat.st_ino) != (in_stat.st_dev, in_stat.st_ino) or not (
+            stat.S_ISREG(out_stat.st_mode) or stat.S_ISDIR(out_stat.st_mode)):
+        return None
+    what = "standard input" if input_path == "-" else f"the input file {input_path}"
+    return (f"{label} {output_path} is {what}: writing it would destroy the input; "
+            "choose another output")
 
 
 class Output:

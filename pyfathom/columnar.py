@@ -48,7 +48,7 @@ from ._columnar_files import FORMAT_NAMES as FORMAT_NAMES
 from ._columnar_files import ColumnarError, MissingExtraError, _arrow_message, _Sink, _Source
 from ._columnar_files import format_of
 from ._columnar_files import require_pyarrow as require_pyarrow
-from ._columnar_files import same_file as same_file
+from ._output import output_over_input
 from ._types import FAILED, FAILED_DTZ, STATUS_NAME_OF_CODE, STATUS_NAMES, Status
 from .batch_files import CHUNK_LINES
 
@@ -394,8 +394,9 @@ def run_columnar_batch(
     first bad row; the rows before it are written.
     """
     pa = require_pyarrow()
-    if same_file(input_path, output_path):
-        raise ColumnarError(f"the output {output_path} is the input file: write the results elsewhere")
+    refusal = output_over_input(input_path, output_path, "the output")
+    if refusal is not None:
+        raise ColumnarError(refusal)
     from ._format_bridge import TextSink, TextSource
 
     # Text on either side (pyfathom._format_bridge): every format to every format.

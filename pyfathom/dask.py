@@ -199,10 +199,12 @@ def probe_parquet_dataset(scheduler: str, source: str, output: str, tables: Tabl
     dd = _require_dask()
     import distributed
 
-    from .columnar import ColumnarError, same_file
+    from ._output import output_over_input
+    from .columnar import ColumnarError
 
-    if same_file(source, output):
-        raise ColumnarError(f"the output {output} is the input: write the results elsewhere")
+    refusal = output_over_input(source, output, "the output")
+    if refusal is not None:
+        raise ColumnarError(refusal)
     if os.path.exists(output) and (not os.path.isdir(output) or os.listdir(output)):
         raise ColumnarError(f"{output} already exists: remove it or choose another output directory")
     output = os.path.abspath(output)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import stat
 import sys
 import time
 from collections.abc import Sequence
@@ -65,26 +64,14 @@ def open_input(path: str, what: str) -> Any:
 # --- tables -----------------------------------------------------------------------
 
 
-def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+def check_output_is_not_input(input_path: str, output: str, option: str = "-o") -> None:
+    """UsageError when the output ``option`` names is the input file
+    (:func:`pyfathom._output.output_over_input`, the one check)."""
+    from pyfathom._output import output_over_input
 
-
-def check_output_is_not_input(input_path: str, output: str) -> None:
-    """UsageError when OUT is the input file: the same name, a symbolic link
-    to it, or a hard link (the same inode).  Checked before anything is
-    opened for writing, so the input is never touched."""
-    try:
-        out_stat = os.stat(output)
-    except OSError:
-        return  # OUT does not exist (or cannot be read): it cannot be the input
-    try:
-        in_stat = os.fstat(sys.stdin.fileno()) if input_path == "-" else os.stat(input_path)
-    except (OSError, ValueError):
-        return
-    if _same_file(in_stat, out_stat) and stat.S_ISREG(out_stat.st_mode):
-        what = "standard input" if input_path == "-" else f"the input {input_path}"
-        raise UsageError(f"-o {output} is {what} (the same file): writing it would "
-                         f"destroy the positions; choose another output")
+    refusal = output_over_input(input_path, output, option)
+    if refusal is not None:
+        raise UsageError(refusal)
 
 
 def add_tables_argument(parser: argparse.ArgumentParser) -> None:

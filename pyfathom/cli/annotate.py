@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import sys
 from typing import IO, Any, Optional
 
 from pyfathom._output import Output
 
-from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument, err,
-                      open_input, open_tables)
+from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
+                      check_output_is_not_input, err, open_input, open_tables)
 
 
 def register(subparsers: Any) -> None:
@@ -55,13 +54,6 @@ def _report_format(path: str) -> str:
     raise UsageError(f"--report {path}: the name must end in .csv or .jsonl")
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
-
-
 def _open_output(option: str, path: str) -> Output:
     """An output of the command (:class:`pyfathom._output.Output`: a regular
     file is renamed into place when done, anything else written directly)."""
@@ -98,10 +90,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--threads must be >= 0, not {args.threads}")
     report_fmt = _report_format(args.report) if args.report else None
     to_file = bool(args.output) and args.output != "-"
-    if args.file != "-":
-        for option, name in (("-o", args.output if to_file else None), ("--report", args.report)):
-            if name and _same_file(args.file, name):
-                raise UsageError(f"{option} {name} is the input file: choose another name")
+    for option, name in (("-o", args.output if to_file else None), ("--report", args.report)):
+        if name:
+            check_output_is_not_input(args.file, name, option)
     source, size, opened = _open_source(args.file)
     pending: list[Output] = []
     try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import chess
 import chess.syzygy
@@ -71,6 +71,21 @@ def _rng(seed: int | random.Random) -> random.Random:
     return seed if isinstance(seed, random.Random) else random.Random(seed)
 
 
+def _place_pieces(board: chess.Board, pieces: Iterable[chess.Piece], used: set[int],
+                  rng: random.Random) -> bool:
+    """Put each piece on a random square (pawns on ranks 2-7) not in
+    ``used``, adding it there; False at the first square already taken
+    (the caller draws the position again)."""
+    for piece in pieces:
+        pool = _PAWN_SQUARES if piece.piece_type == chess.PAWN else range(64)
+        square = rng.choice(pool)
+        if square in used:
+            return False
+        used.add(square)
+        board.set_piece_at(square, piece)
+    return True
+
+
 def random_position(
     seed: int | random.Random,
     key: str,
@@ -92,16 +107,7 @@ def random_position(
     pieces = parse_material(key, swap=do_swap)
     while True:
         board = chess.Board(None)
-        used: set[int] = set()
-        ok = True
-        for piece in pieces:
-            pool = _PAWN_SQUARES if piece.piece_type == chess.PAWN else range(64)
-            square = rng.choice(pool)
-            if square in used:
-                ok = False
-                break
-            used.add(square)
-            board.set_piece_at(square, piece)
+        ok = _place_pieces(board, pieces, set(), rng)
         board.turn = (rng.random() < 0.5) if turn is None else turn
         if ok and board.is_valid():
             return board
@@ -159,16 +165,7 @@ def double_push_position(
             used.add(cap_square)
             board.set_piece_at(cap_square, capturer)
             rest.remove(capturer)
-        ok = True
-        for piece in rest:
-            pool = _PAWN_SQUARES if piece.piece_type == chess.PAWN else range(64)
-            square = rng.choice(pool)
-            if square in used:
-                ok = False
-                break
-            used.add(square)
-            board.set_piece_at(square, piece)
-        if not ok:
+        if not _place_pieces(board, rest, used, rng):
             continue
         board.turn = pusher_color
         if not board.is_valid():
