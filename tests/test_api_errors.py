@@ -26,21 +26,15 @@ import numpy as np
 import pytest
 
 import pyfathom
+from support.table_cache import copy_tables
 
 KRVK = "8/8/8/8/8/8/2R5/1K1k4 w - - 0 1"  # white to move, KRvK, wins
-
-
-def _copy_tables(src: Path, dest: Path, *names: str) -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        shutil.copyfile(src / name, dest / name)
-    return dest
 
 
 # ---- missing tables ----------------------------------------------------------
 
 def test_missing_table_names_metric_table_and_fen(syzygy_dir: Path, tmp_path: Path) -> None:
-    d = _copy_tables(syzygy_dir, tmp_path / "t", "KQvK.rtbw", "KQvK.rtbz")
+    d = copy_tables(syzygy_dir, tmp_path / "t", "KQvK.rtbw", "KQvK.rtbz")
     board = chess.Board(KRVK)
     with pyfathom.open_tablebase(d) as tb:
         with pytest.raises(pyfathom.MissingTableError) as info:
@@ -70,7 +64,7 @@ def test_missing_dtz_table(syzygy_dir: Path) -> None:
 
 def test_missing_table_reached_by_capture(syzygy_dir: Path, tmp_path: Path) -> None:
     # KRvKN is loaded, but probing it needs the tables its captures reach.
-    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvKN.rtbw", "KRvKN.rtbz")
+    d = copy_tables(syzygy_dir, tmp_path / "t", "KRvKN.rtbw", "KRvKN.rtbz")
     board = chess.Board("8/8/8/8/8/2k5/8/KRn5 w - - 0 1")  # Rxc1 and Kxb1 exist
     assert board.is_valid()
     with pyfathom.open_tablebase(d) as tb:
@@ -226,8 +220,8 @@ def test_missing_directory(tmp_path: Path) -> None:
 
 
 def test_directory_list_and_counts(syzygy_dir: Path, tmp_path: Path) -> None:
-    a = _copy_tables(syzygy_dir, tmp_path / "a", "KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw")
-    b = _copy_tables(syzygy_dir, tmp_path / "b", "KRvK.rtbz")
+    a = copy_tables(syzygy_dir, tmp_path / "a", "KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw")
+    b = copy_tables(syzygy_dir, tmp_path / "b", "KRvK.rtbz")
     (tmp_path / "a" / "README.txt").write_text("not a table")
     with pyfathom.Tablebase() as tb:
         assert tb.add_directory(a) == 3
@@ -298,7 +292,7 @@ def _damage(path: Path, how: str) -> None:
 ])
 def test_corrupt_table(syzygy_dir: Path, tmp_path: Path, how: str, wording: str,
                        kind: str, method: str) -> None:
-    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
+    d = copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
     damaged = d / f"KRvK.{kind}"
     _damage(damaged, how)
     result = _probe_in_child(d, KRVK, method)
@@ -312,7 +306,7 @@ def test_corrupt_table(syzygy_dir: Path, tmp_path: Path, how: str, wording: str,
 
 def test_corrupt_table_in_process(syzygy_dir: Path, tmp_path: Path) -> None:
     # Same as above without the child, once the child has shown it is safe.
-    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
+    d = copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
     _damage(d / "KRvK.rtbw", "magic")
     assert _probe_in_child(d, KRVK, "probe_wdl")["raised"] == "CorruptTableError"
     with pyfathom.open_tablebase(d) as tb:
@@ -330,7 +324,7 @@ def test_corrupt_table_in_process(syzygy_dir: Path, tmp_path: Path) -> None:
 
 def test_vanished_table_file(syzygy_dir: Path, tmp_path: Path) -> None:
     # Registered, then deleted before its first probe: an OSError naming it.
-    d = _copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
+    d = copy_tables(syzygy_dir, tmp_path / "t", "KRvK.rtbw", "KRvK.rtbz")
     board = chess.Board(KRVK)
     with pyfathom.open_tablebase(d) as tb:
         (d / "KRvK.rtbw").unlink()

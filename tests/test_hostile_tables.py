@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from support.damaged_tables import check, run_cases, run_rows, truncation_offsets
+from support.damaged_tables import check, run_cases, sensitive_probes, truncation_offsets
 
 # Pawnless and pawnful, symmetric and not, 3 and 4 pieces, enc types 0 and 2.
 TABLES = ["KQvK", "KRvKP", "KPvKP", "KBNvK", "KRvKR", "KBvKN"]
@@ -59,14 +59,7 @@ def probes(syzygy_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
                       "material": file_name.split(".")[0], "metrics": ["wdl", "dtz"],
                       "count": 600 if file_name.startswith("KRvKR") else 120,
                       "seed": 7})
-    out = {}
-    for row in run_rows(cases):
-        pairs = list(zip(row["probes"], row["outcomes"]))
-        reads = [p for p, o in pairs if o[0] == "corrupt"]
-        skips = [p for p, o in pairs if o[0] == "value"]
-        assert len(reads) + len(skips) == len(pairs), row
-        out[row["name"]] = (reads[:SENSITIVE], skips[:4])
-    return out
+    return sensitive_probes(cases, SENSITIVE)
 
 
 SENSITIVE = 10

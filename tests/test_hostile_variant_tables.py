@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from support.damaged_tables import check, run_cases, run_rows, truncation_offsets
+from support.damaged_tables import check, run_cases, sensitive_probes, truncation_offsets
 from support.variant_positions import variant_dir
 
 # (variant, folder, table file): enc types 0, 2 (adjacent), 3, 4, pawns.
@@ -58,14 +58,7 @@ def probes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                       "dirs": [str(variant_dir(folder)), str(d)],
                       "material": file_name.split(".")[0], "metrics": ["wdl", "dtz"],
                       "count": 80, "seed": 11})
-    out = {}
-    for row in run_rows(cases):
-        pairs = list(zip(row["probes"], row["outcomes"]))
-        reads = [p for p, o in pairs if o[0] == "corrupt"]
-        skips = [p for p, o in pairs if o[0] == "value"]
-        assert len(reads) + len(skips) == len(pairs), row
-        out[row["name"]] = (reads[:SENSITIVE], skips[:4])
-    return out
+    return sensitive_probes(cases, SENSITIVE)
 
 
 def _case(name: str, variant: str, folder: str, case_dir: Path, file_name: str,

@@ -22,7 +22,8 @@ import chess
 import chess.syzygy
 
 from support.expected import committed_rows
-from support.positions import ALL_TABLES, compare_with_oracle, mismatch_report, table_sample
+from support.positions import (ALL_TABLES, compare_with_oracle, mismatch_report, oracle_answer,
+                               table_sample)
 
 PER_TABLE = 40
 """Fresh positions per table (1,400 in all)."""
@@ -35,18 +36,6 @@ def _seed() -> int:
     return int(env) if env else random.SystemRandom().randrange(2**32)
 
 
-def _oracle_answer(oracle: chess.syzygy.Tablebase, board: chess.Board) -> tuple[Any, Any]:
-    """python-chess's (wdl, dtz), a KeyError as its class name (as
-    :func:`positions.oracle_answers` gives them)."""
-    out: list[Any] = []
-    for probe in (oracle.probe_wdl, oracle.probe_dtz):
-        try:
-            out.append(probe(board))
-        except KeyError as exc:
-            out.append(type(exc).__name__)
-    return out[0], out[1]
-
-
 def test_fresh_random_positions(tablebase: Any, oracle: chess.syzygy.Tablebase) -> None:
     """WDL, DTZ and probe() of fresh positions of all 35 tables (a share
     after a double push, and with legal en passant) equal python-chess's."""
@@ -55,7 +44,7 @@ def test_fresh_random_positions(tablebase: Any, oracle: chess.syzygy.Tablebase) 
               for b in table_sample(key, PER_TABLE, seed=seed + index,
                                     ep_share=0.25, push_share=0.1)]
     assert len(boards) >= PER_TABLE * len(ALL_TABLES)
-    answers = [_oracle_answer(oracle, b) for b in boards]
+    answers = [oracle_answer(oracle, b) for b in boards]
     bad = compare_with_oracle(tablebase, boards, answers)
     assert not bad, mismatch_report(f"fresh positions, PYFATHOM_TEST_SEED={seed}", len(boards), bad)
 
@@ -69,7 +58,7 @@ def test_committed_answers_are_python_chess_answers(oracle: chess.syzygy.Tableba
     wrong = []
     for fen, answer in rows:
         board = chess.Board(fen)
-        live = _oracle_answer(oracle, board)
+        live = oracle_answer(oracle, board)
         if live != answer:
             wrong.append(f"{fen}: committed {answer}, python-chess {live}")
     assert not wrong, (f"PYFATHOM_TEST_SEED={seed}: {len(wrong)} committed answers differ:\n"

@@ -22,6 +22,7 @@ import chess
 import pytest
 
 from support import positions
+from support.damaged_tables import copy_with_truncated
 from support.lichess_rules import clock_variants, lila_order_key, probe_or_none, sample_positions
 from support.live_server import Server, q, serving
 
@@ -483,14 +484,7 @@ def test_bench_server_runs(syzygy_dir: Path) -> None:
 def test_damaged_table_is_a_503_naming_it(syzygy_dir: Path, tmp_path: Path) -> None:
     """The server's fault, not the request's: a 503 with a JSON error that
     names the file, and the server goes on answering other positions."""
-    import shutil
-
-    for f in syzygy_dir.iterdir():
-        if f.suffix in (".rtbw", ".rtbz"):
-            shutil.copy(f, tmp_path / f.name)
-    for name in ("KRvK.rtbw", "KRvK.rtbz"):
-        damaged = tmp_path / name
-        damaged.write_bytes(damaged.read_bytes()[:1000])
+    copy_with_truncated(syzygy_dir, tmp_path, ("KRvK.rtbw", "KRvK.rtbz"))
     with serving(tmp_path) as server:
         status, doc = server.get_json("/standard?fen=8/8/8/4k3/8/8/2R5/1K6_w_-_-_0_1")
         assert status == 503 and "KRvK.rtb" in doc["error"], doc

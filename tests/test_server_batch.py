@@ -16,14 +16,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import shutil
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import chess
 import pytest
 
+from support.asgi import asgi_call
+from support.damaged_tables import copy_with_truncated
 from support.lichess_rules import clock_variants, sample_positions
 from support.live_server import Server, q, serving
 
@@ -156,12 +157,7 @@ def test_empty_and_bad_batches(server: Server) -> None:
 def test_damaged_table_is_an_item_error_naming_it(syzygy_dir: Path, tmp_path: Path) -> None:
     """A position whose probes meet a damaged file gets GET's 503 message as
     its item's error; the other items of the same batch are answered."""
-    for f in syzygy_dir.iterdir():
-        if f.suffix in (".rtbw", ".rtbz"):
-            shutil.copy(f, tmp_path / f.name)
-    for name in ("KRvK.rtbw", "KRvK.rtbz"):
-        damaged = tmp_path / name
-        damaged.write_bytes(damaged.read_bytes()[:1000])
+    copy_with_truncated(syzygy_dir, tmp_path, ("KRvK.rtbw", "KRvK.rtbz"))
     fens = ["8/8/8/4k3/8/8/Q7/K7 w - - 0 1", "8/8/8/4k3/8/8/2R5/1K6 w - - 0 1",
             "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1", "8/8/8/4k3/8/8/2Q5/1K6 b - - 0 1"]
     with serving(tmp_path) as server:
@@ -205,31 +201,15 @@ def test_endpoint_answers_through_one_batch_probe(syzygy_dir: Path,
     fens = [b.fen() for b in sample_positions()[::53]] + UNKNOWN_FENS[:3]
     assert len(fens) >= 40
 
-    async def call(method: str, path: str, query: bytes, body: bytes) -> tuple[int, bytes]:
-        messages = [{"type": "http.request", "body": body, "more_body": False}]
-        sent: list[MutableMapping[str, Any]] = []
-
-        async def receive() -> dict[str, Any]:
-            return messages.pop(0) if messages else {"type": "http.disconnect"}
-
-        async def send(message: MutableMapping[str, Any]) -> None:
-            sent.append(message)
-
-        scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
-                 "query_string": query, "root_path": "", "scheme": "http",
-                 "http_version": "1.1", "server": ("127.0.0.1", 9000),
-                 "client": ("127.0.0.1", 1), "headers": [(b"content-type", b"application/json")]}
-        await app(scope, receive, send)
-        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-        return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-
-    status, data = asyncio.run(call("POST", "/standard/batch", b"", json.dumps(fens).encode()))
+    status, _, data = asyncio.run(asgi_call(app, "POST", "/standard/batch", b"",
+                                            json.dumps(fens).encode()))
     assert status == 200, data[:300]
     answers = json.loads(data)
     positions = sum(1 + chess.Board(f).legal_moves.count() for f in fens)
     assert batch_rows == [positions] and per_board == []
     for fen, answer in zip(fens, answers):
-        status, data = asyncio.run(call("GET", "/standard", b"fen=" + q(fen).encode(), b""))
+        status, _, data = asyncio.run(asgi_call(app, "GET", "/standard", b"fen=" + q(fen).encode(),
+                                                b""))
         assert status == 200 and answer.pop("fen") == fen and answer == json.loads(data)
     assert len(per_board) == positions and batch_rows == [positions]
     app.state.tablebase.close()

@@ -22,6 +22,7 @@ import chess
 import pytest
 
 from support import positions, table_cache
+from support.asgi import asgi_call
 from support.lichess_rules import lila_order_key, mates_in_one
 from support.live_server import Server, q, serving
 
@@ -496,31 +497,13 @@ def test_full_thread_pool_is_a_429(syzygy_dir: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(heavy, "batch_documents", slow_documents)
     app = server_app.create_app([str(syzygy_dir)], cache_size=0)
 
-    async def call(method: str, path: str, query: bytes, body: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
-        messages = [{"type": "http.request", "body": body, "more_body": False}]
-        sent: list[Any] = []
-
-        async def receive() -> dict[str, Any]:
-            return messages.pop(0) if messages else {"type": "http.disconnect"}
-
-        async def send(message: Any) -> None:
-            sent.append(message)
-
-        scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
-                 "query_string": query, "root_path": "", "scheme": "http",
-                 "http_version": "1.1", "server": ("127.0.0.1", 9000),
-                 "client": ("127.0.0.1", 1), "headers": [(b"content-type", b"application/json")]}
-        await app(scope, receive, send)
-        start = next(m for m in sent if m["type"] == "http.response.start")
-        return (start["status"], dict(start["headers"]),
-                b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body"))
-
     async def scenario() -> tuple[list[Any], Any, float]:
-        batches = [asyncio.create_task(call("POST", "/standard/batch", b"", b'["8/8/8/8/8/8/2Rk4/1K6 b"]'))
+        batches = [asyncio.create_task(asgi_call(app, "POST", "/standard/batch", b"",
+                                                 b'["8/8/8/8/8/8/2Rk4/1K6 b"]'))
                    for _ in range(4)]
         await asyncio.sleep(0.2)
         start = time.monotonic()
-        get = await call("GET", "/standard", b"fen=8/8/8/4k3/8/8/2Q5/K7_w", b"")
+        get = await asgi_call(app, "GET", "/standard", b"fen=8/8/8/4k3/8/8/2Q5/K7_w", b"")
         get_seconds = time.monotonic() - start
         return list(await asyncio.gather(*batches)), get, get_seconds
 

@@ -5,7 +5,6 @@ fathom_check_table).  The CLI side is in test_cli.py."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import chess
@@ -15,22 +14,16 @@ import pytest
 import pyfathom
 from pyfathom import tables
 from support import table_cache
+from support.table_cache import copy_tables
 
 KRVK = "8/8/8/8/8/8/2R5/1K1k4 w - - 0 1"
-
-
-def _copy(src: Path, dest: Path, *names: str) -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        shutil.copyfile(src / name, dest / name)
-    return dest
 
 
 # ---- path lists ------------------------------------------------------------------
 
 def test_open_tablebase_takes_a_path_list(syzygy_dir: Path, tmp_path: Path) -> None:
-    wdl = _copy(syzygy_dir, tmp_path / "wdl", "KRvK.rtbw")
-    dtz = _copy(syzygy_dir, tmp_path / "dtz", "KRvK.rtbz")
+    wdl = copy_tables(syzygy_dir, tmp_path / "wdl", "KRvK.rtbw")
+    dtz = copy_tables(syzygy_dir, tmp_path / "dtz", "KRvK.rtbz")
     board = chess.Board(KRVK)
     with pyfathom.open_tablebase(f"{wdl}{os.pathsep}{os.pathsep}{dtz}") as tb:
         assert tb.probe_wdl(board) == pyfathom.WDL.WIN
@@ -43,7 +36,7 @@ def test_open_tablebase_takes_a_path_list(syzygy_dir: Path, tmp_path: Path) -> N
 
 
 def test_a_folder_named_with_the_separator_stays_whole(syzygy_dir: Path, tmp_path: Path) -> None:
-    odd = _copy(syzygy_dir, tmp_path / f"odd{os.pathsep}name", "KRvK.rtbw", "KRvK.rtbz")
+    odd = copy_tables(syzygy_dir, tmp_path / f"odd{os.pathsep}name", "KRvK.rtbw", "KRvK.rtbz")
     assert tables.split_path_list(str(odd)) == [str(odd)]
     with pyfathom.open_tablebase(str(odd)) as tb:
         assert tb.probe_dtz(chess.Board(KRVK)) > 0
@@ -53,7 +46,7 @@ def test_table_dirs_order_and_splitting(syzygy_dir: Path, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """--tables wins over $SYZYGY_PATH, which wins over the download
     directory; both lists are split as split_path_list splits them."""
-    odd = _copy(syzygy_dir, tmp_path / f"odd{os.pathsep}name", "KRvK.rtbw")
+    odd = copy_tables(syzygy_dir, tmp_path / f"odd{os.pathsep}name", "KRvK.rtbw")
     other = tmp_path / "other"
     monkeypatch.setenv("PYFATHOM_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("SYZYGY_PATH", f"{other}{os.pathsep}{os.pathsep}{tmp_path}")
@@ -71,14 +64,14 @@ def test_table_dirs_order_and_splitting(syzygy_dir: Path, tmp_path: Path,
 
 def test_table_folders_one_level_down(syzygy_dir: Path, tmp_path: Path) -> None:
     root = tmp_path / "syzygy"
-    _copy(syzygy_dir, root / "3-4-dtz", "KRvK.rtbz")
-    _copy(syzygy_dir, root / "3-4-wdl", "KRvK.rtbw")
+    copy_tables(syzygy_dir, root / "3-4-dtz", "KRvK.rtbz")
+    copy_tables(syzygy_dir, root / "3-4-wdl", "KRvK.rtbw")
     (root / "docs").mkdir()
     (root / "docs" / "README").write_text("no tables here")
-    _copy(syzygy_dir, root / ".trash", "KQvK.rtbw")          # hidden: not a set
-    _copy(syzygy_dir, root / "a" / "deeper", "KQvK.rtbz")    # two levels: not searched
+    copy_tables(syzygy_dir, root / ".trash", "KQvK.rtbw")          # hidden: not a set
+    copy_tables(syzygy_dir, root / "a" / "deeper", "KQvK.rtbz")    # two levels: not searched
     assert tables.table_folders([root]) == [root / "3-4-dtz", root / "3-4-wdl"]
-    _copy(syzygy_dir, root, "KQvK.rtbw")                     # the folder itself first
+    copy_tables(syzygy_dir, root, "KQvK.rtbw")                     # the folder itself first
     assert tables.table_folders([root, root / "3-4-wdl"]) == [
         root, root / "3-4-dtz", root / "3-4-wdl"]
     assert tables.table_folders([tmp_path / "nope"]) == []
@@ -104,9 +97,9 @@ def test_open_tablebase_loads_the_sets_one_level_down(syzygy_dir: Path, tmp_path
     """As the command line: ``open_tablebase("syzygy")`` finds
     ``syzygy/3-4-wdl`` and ``syzygy/3-4-dtz``, and still the folder's own."""
     root = tmp_path / "syzygy"
-    _copy(syzygy_dir, root / "3-4-wdl", "KRvK.rtbw")
-    _copy(syzygy_dir, root / "3-4-dtz", "KRvK.rtbz")
-    _copy(syzygy_dir, root, "KQvK.rtbw")
+    copy_tables(syzygy_dir, root / "3-4-wdl", "KRvK.rtbw")
+    copy_tables(syzygy_dir, root / "3-4-dtz", "KRvK.rtbz")
+    copy_tables(syzygy_dir, root, "KQvK.rtbw")
     board, queen = chess.Board(KRVK), chess.Board("8/8/8/8/8/2Q5/8/1K1k4 w - - 0 1")
     with chess.syzygy.open_tablebase(str(syzygy_dir)) as oracle:
         expected = [oracle.probe_wdl(board), oracle.probe_dtz(board), oracle.probe_wdl(queen)]
@@ -164,7 +157,7 @@ def _flip(path: Path, offset: int, bit: int) -> None:
 def test_damaged_tables_are_found_among_good_ones(syzygy_dir: Path, tmp_path: Path) -> None:
     names = ["KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz", "KBNvK.rtbw", "KBNvK.rtbz",
              "KPvK.rtbw", "KPvK.rtbz", "KRvKN.rtbw", "KRvKN.rtbz"]
-    d = _copy(syzygy_dir, tmp_path / "t", *names)
+    d = copy_tables(syzygy_dir, tmp_path / "t", *names)
     size = (d / "KBNvK.rtbz").stat().st_size
     with open(d / "KBNvK.rtbz", "r+b") as f:            # truncated
         f.truncate(size // 2)

@@ -7,6 +7,7 @@ outcomes must be; where to cut a file.  For ``test_hostile_tables.py`` and
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,30 @@ def truncation_offsets(size: int) -> list[int]:
         offs.add(y - y % 64 + 16)
     offs |= {size - 1, size - 16, size - 48, size - 64, size - 128}
     return sorted(o for o in offs if 0 < o < size)
+
+
+def sensitive_probes(cases: list[dict[str, Any]], keep: int) -> dict[str, Any]:
+    """Run cases that replace a table file by an empty one: case name ->
+    (the first ``keep`` probes that failed, so read that file; four that
+    answered, so do not)."""
+    out = {}
+    for row in run_rows(cases):
+        pairs = list(zip(row["probes"], row["outcomes"]))
+        reads = [p for p, o in pairs if o[0] == "corrupt"]
+        skips = [p for p, o in pairs if o[0] == "value"]
+        assert len(reads) + len(skips) == len(pairs), row
+        out[row["name"]] = (reads[:keep], skips[:4])
+    return out
+
+
+def copy_with_truncated(src: Path, dest: Path, truncated: tuple[str, ...],
+                        keep: int = 1000) -> Path:
+    """``dest`` holding a copy of every table file of ``src``, with the
+    files named in ``truncated`` cut to their first ``keep`` bytes."""
+    for f in src.iterdir():
+        if f.suffix in (".rtbw", ".rtbz"):
+            shutil.copy(f, dest / f.name)
+    for name in truncated:
+        damaged = dest / name
+        damaged.write_bytes(damaged.read_bytes()[:keep])
+    return dest

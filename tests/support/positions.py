@@ -289,19 +289,21 @@ def _oracle_init(directory: str) -> None:
     _ORACLE_TB = chess.syzygy.open_tablebase(directory)
 
 
+def oracle_answer(oracle: chess.syzygy.Tablebase, board: chess.Board,
+                  dtz: bool = True) -> tuple[object, object]:
+    """python-chess's ``(probe_wdl, probe_dtz)`` of one board (``dtz``
+    False: None for the DTZ, not probed); a ``KeyError`` as its class name."""
+    out: list[object] = []
+    for probe in (oracle.probe_wdl, oracle.probe_dtz) if dtz else (oracle.probe_wdl,):
+        try:
+            out.append(probe(board))
+        except KeyError as exc:
+            out.append(type(exc).__name__)
+    return out[0], out[1] if dtz else None
+
+
 def _oracle_one(tb: chess.syzygy.Tablebase, fen: str, dtz: bool) -> list[object]:
-    board = chess.Board(fen)
-    try:
-        w: object = tb.probe_wdl(board)
-    except KeyError as exc:
-        w = type(exc).__name__
-    if not dtz:
-        return [w, None]
-    try:
-        d: object = tb.probe_dtz(board)
-    except KeyError as exc:
-        d = type(exc).__name__
-    return [w, d]
+    return list(oracle_answer(tb, chess.Board(fen), dtz))
 
 
 def _oracle_chunk(args: tuple[list[str], bool]) -> list[list[object]]:

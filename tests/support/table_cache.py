@@ -20,12 +20,13 @@ files and ``endgame.epd`` (positions with expected WDL and DTZ).
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from pyfathom import _default_tables
 
 __all__ = ["CACHE_ENV", "ENDGAME_EPD", "REQUIRE_ENV", "SHARED", "SYZYGY5", "SYZYGY6",
-           "VARIANTS", "cache_dir", "sdist_archive", "shared_folder", "tables_dir"]
+           "VARIANTS", "cache_dir", "copy_tables", "sdist_archive", "shared_folder", "tables_dir"]
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 """``../shared`` from the repository root (also from a /work/hNN worktree)."""
@@ -73,6 +74,15 @@ def shared_folder(folder: Path, *files: str) -> Path:
     if os.environ.get(REQUIRE_ENV) == "1" and folder != SYZYGY6:
         pytest.fail(f"{reason}; {REQUIRE_ENV}=1 requires them")
     pytest.skip(reason)
+
+
+def copy_tables(src: Path, dest: Path, *names: str) -> Path:
+    """A folder ``dest`` (made if need be) holding copies of the table
+    files ``names`` of ``src``: a tablebase with only some tables."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copyfile(src / name, dest / name)
+    return dest
 
 
 def cache_dir() -> Path:

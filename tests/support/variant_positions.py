@@ -30,6 +30,7 @@ import chess.syzygy
 import chess.variant
 
 from support import table_cache
+from support.positions import oracle_answer
 
 
 # python-chess board class by uci_variant, and the folder of its tables.
@@ -148,10 +149,7 @@ def sample_fens(variant: str, tables: Sequence[str], count: int, seed: int,
     out = {t: [b.fen(en_passant="fen") for b in table_sample(variant, t, count, seed)]
            for t in tables}
     if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(out))
-        os.replace(tmp, cache_file)
+        _write_cache(cache_file, out)
     return out
 
 
@@ -165,20 +163,19 @@ def _oracle_init(variant: str, directory: str) -> None:
     _ORACLE[variant] = chess.syzygy.open_tablebase(directory, VariantBoard=BOARDS[variant])
 
 
-def _answer(tb: chess.syzygy.Tablebase, board: chess.Board) -> list[object]:
-    out: list[object] = []
-    for probe in (tb.probe_wdl, tb.probe_dtz):
-        try:
-            out.append(probe(board))
-        except KeyError as exc:
-            out.append(type(exc).__name__)
-    return out
-
-
 def _oracle_chunk(args: tuple[str, list[str]]) -> list[list[object]]:
     variant, fens = args
     tb = _ORACLE[variant]
-    return [_answer(tb, BOARDS[variant](fen)) for fen in fens]
+    return [list(oracle_answer(tb, BOARDS[variant](fen))) for fen in fens]
+
+
+def _write_cache(cache_file: Path, data: object) -> None:
+    """``data`` as JSON in ``cache_file``, whole or not at all (a run
+    beside this one may read it)."""
+    cache_file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, cache_file)
 
 
 def _digest(directory: Path) -> str:
@@ -219,8 +216,5 @@ def oracle_answers(variant: str, fens: Sequence[str],
             parts = pool.map(_oracle_chunk, chunks, chunksize=1)
     result = [(r[0], r[1]) for part in parts for r in part]
     if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(result))
-        os.replace(tmp, cache_file)
+        _write_cache(cache_file, result)
     return result
