@@ -31,6 +31,19 @@ from support.table_cache import copy_tables
 KRVK = "8/8/8/8/8/8/2R5/1K1k4 w - - 0 1"  # white to move, KRvK, wins
 
 
+def _every_probe_refuses(tablebase: pyfathom.Tablebase, board: chess.Board,
+                         error: type[pyfathom.UnsupportedPositionError], message: str) -> None:
+    """Each probe of ``board`` raises ``error`` (a KeyError, as python-chess's),
+    with ``message``."""
+    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
+                  tablebase.probe_root):
+        with pytest.raises(error) as info:
+            probe(board)
+        e = info.value
+        assert isinstance(e, KeyError) and isinstance(e, pyfathom.UnsupportedPositionError)
+        assert str(e) == message
+
+
 # ---- missing tables ----------------------------------------------------------
 
 def test_missing_table_names_metric_table_and_fen(syzygy_dir: Path, tmp_path: Path) -> None:
@@ -93,13 +106,8 @@ def test_empty_tablebase(syzygy_dir: Path) -> None:
 ])
 def test_castling_rights(tablebase: pyfathom.Tablebase, fen: str) -> None:
     board = chess.Board(fen)
-    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
-                  tablebase.probe_root):
-        with pytest.raises(pyfathom.CastlingRightsError) as info:
-            probe(board)
-        e = info.value
-        assert isinstance(e, KeyError) and isinstance(e, pyfathom.UnsupportedPositionError)
-        assert str(e) == f"syzygy tables do not contain positions with castling rights: {board.fen()}"
+    _every_probe_refuses(tablebase, board, pyfathom.CastlingRightsError,
+                         f"syzygy tables do not contain positions with castling rights: {board.fen()}")
     assert tablebase.get_wdl(board) is None
     assert tablebase.get_dtz(board, 7) == 7
 
@@ -160,13 +168,8 @@ def test_too_many_pieces(tablebase: pyfathom.Tablebase, fen: str, pieces: int) -
     the loaded tables, is probed: see tests/test_dropin.py."""
     board = chess.Board(fen)
     assert tablebase.largest == 4
-    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
-                  tablebase.probe_root):
-        with pytest.raises(pyfathom.TooManyPiecesError) as info:
-            probe(board)
-        e = info.value
-        assert isinstance(e, KeyError) and isinstance(e, pyfathom.UnsupportedPositionError)
-        assert str(e) == f"syzygy tables support up to 7 pieces, not {pieces}: {board.fen()}"
+    _every_probe_refuses(tablebase, board, pyfathom.TooManyPiecesError,
+                         f"syzygy tables support up to 7 pieces, not {pieces}: {board.fen()}")
     assert tablebase.get_wdl(board) is None
     assert tablebase.get_dtz(board) is None
 
