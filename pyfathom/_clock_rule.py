@@ -11,17 +11,17 @@ close an import circle.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from pyfathom._core import lib
 
-_fathom_clock_result = lib.fathom_clock_result
+fathom_clock_result: Callable[[int, bool, int], int] = lib.fathom_clock_result
+"""``fathom_clock_result(dtz, precise, halfmove_clock)``: the
+``FATHOM_CLOCK_*`` code, -3 (lost) to 3 (won), of a position with DTZ
+``dtz`` (python-chess's sign), ``precise`` its flag, and halfmove clock
+``halfmove_clock`` (0 to :data:`CLOCK_CEILING`).  Called directly, without
+a Python wrapper: annotate and the server ask it once per move."""
 
 CLOCK_CEILING = 0xFFFF
 """Any halfmove clock past 100 plies means the same to the rule; the C call
 takes an unsigned int, so larger clocks are passed as this."""
-
-
-def clock_result_code(dtz: int, precise: bool, halfmove_clock: int) -> int:
-    """``fathom_clock_result``: the ``FATHOM_CLOCK_*`` code, -3 (lost) to 3
-    (won), of a position with DTZ ``dtz`` (python-chess's sign), ``precise``
-    its flag, and halfmove clock ``halfmove_clock`` (0 or more)."""
-    return int(_fathom_clock_result(dtz, precise, min(halfmove_clock, CLOCK_CEILING)))

@@ -7,7 +7,7 @@ from typing import NamedTuple, Optional
 
 import chess
 
-from pyfathom._clock_rule import clock_result_code
+from pyfathom._clock_rule import CLOCK_CEILING, fathom_clock_result
 
 __all__ = ["WDL", "Probe", "RootMove", "RootProbe", "FAILED", "FAILED_DTZ", "Status"]
 
@@ -181,7 +181,8 @@ class ClockResult(enum.IntEnum):
         (:attr:`Probe.dtz_precise`) and halfmove clock ``halfmove_clock``
         (0 or more; any clock past 100 plies means the same): the core's
         ``fathom_clock_result`` (examples above)."""
-        return _CLOCK_RESULT_OF_CODE[clock_result_code(dtz, precise, halfmove_clock) + 3]
+        return _CLOCK_RESULT_OF_CODE[
+            fathom_clock_result(dtz, precise, min(halfmove_clock, CLOCK_CEILING)) + 3]
 
     @property
     def maybe(self) -> bool:
