@@ -162,7 +162,32 @@ TB_ALWAYS_INLINE int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     return FATHOM_OK;
 }
 
-/* The probes behind both the full and the lean entry points. */
+/* prepare() for the public entry points, which take a board: castling
+ * rights are refused first (no table holds them), as python-chess checks
+ * them before the piece count. */
+TB_ALWAYS_INLINE int prepare_board(const fathom_tb *tb, tb_pos *pos,
+                                   const fathom_board *board)
+{
+    if (!tb || !board)
+        return FATHOM_ERR_ARGUMENT;
+    if (board->castling)
+        return FATHOM_ERR_CASTLING;
+    return prepare(tb, pos, board->white, board->black, board->kings, board->queens,
+                   board->rooks, board->bishops, board->knights, board->pawns,
+                   board->ep, board->turn);
+}
+
+/* The DTZ of a prepared position, with the mate-in-one mark. */
+TB_ALWAYS_INLINE int prepared_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
+{
+    int status = any_probe_dtz(pr, pos, dtz, precise);
+    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant &&
+        !pr->as_stored)
+        *precise = has_mate_in_one(pos);
+    return status;
+}
+
+/* The probes behind the lean entry points and the batch rows. */
 TB_ALWAYS_INLINE int position_wdl(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
@@ -182,24 +207,18 @@ TB_ALWAYS_INLINE int position_dtz(probe *pr, uint64_t white, uint64_t black,
     tb_pos pos;
     int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
                          bishops, knights, pawns, ep, turn);
-    if (status == FATHOM_OK)
-        status = any_probe_dtz(pr, &pos, dtz, precise);
-    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant &&
-        !pr->as_stored)
-        *precise = has_mate_in_one(&pos);
-    return status;
+    return status == FATHOM_OK ? prepared_dtz(pr, &pos, dtz, precise) : status;
 }
 
-fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_wdl(fathom_tb *tb, const fathom_board *board,
                                fathom_detail *detail)
 {
     probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
+    tb_pos pos;
     int wdl = 0;
-    int status = position_wdl(&pr, white, black, kings, queens, rooks,
-                              bishops, knights, pawns, ep, turn, &wdl);
+    int status = prepare_board(tb, &pos, board);
+    if (status == FATHOM_OK)
+        status = any_probe_wdl(&pr, &pos, &wdl);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
@@ -207,16 +226,17 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     return pack(FATHOM_OK, wdl, 1);
 }
 
-fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
-                               fathom_detail *detail)
+/* fathom_probe_dtz and fathom_probe_dtz_as_stored (as_stored: lichess's
+ * precise flag). */
+TB_ALWAYS_INLINE fathom_result board_dtz(fathom_tb *tb, const fathom_board *board,
+                                         int as_stored, fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, as_stored};
+    tb_pos pos;
     int dtz = 0, precise = 0;
-    int status = position_dtz(&pr, white, black, kings, queens, rooks,
-                              bishops, knights, pawns, ep, turn, &dtz, &precise);
+    int status = prepare_board(tb, &pos, board);
+    if (status == FATHOM_OK)
+        status = prepared_dtz(&pr, &pos, &dtz, &precise);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
@@ -224,25 +244,19 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
     return pack(FATHOM_OK, dtz, precise);
 }
 
+fathom_result fathom_probe_dtz(fathom_tb *tb, const fathom_board *board,
+                               fathom_detail *detail)
+{
+    return board_dtz(tb, board, 0, detail);
+}
+
 /* fathom_probe_dtz with lichess's precise flag (shakmaty-syzygy's): no
  * mate-in-one mark, and ties in the one-ply searches settled by its move
  * order (offer).  Kept apart so the public probes keep their answers. */
-fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
-                                         uint64_t black, uint64_t kings,
-                                         uint64_t queens, uint64_t rooks,
-                                         uint64_t bishops, uint64_t knights,
-                                         uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, const fathom_board *board,
                                          fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0, 1};
-    int dtz = 0, precise = 0;
-    int status = position_dtz(&pr, white, black, kings, queens, rooks,
-                              bishops, knights, pawns, ep, turn, &dtz, &precise);
-    if (status != FATHOM_OK) {
-        fill_detail(&pr.failure, detail);
-        return pack(status, 0, 0);
-    }
-    return pack(FATHOM_OK, dtz, precise);
+    return board_dtz(tb, board, 1, detail);
 }
 
 /* The kings of a lean probe: the occupied squares in no other piece set. */
@@ -724,18 +738,11 @@ static void root_dtz_of_moves(const fathom_root_move *moves, int n, int wdl,
     *precise = best < 0 || moves[best].dtz_precise;
 }
 
-int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
-                      uint64_t kings, uint64_t queens, uint64_t rooks,
-                      uint64_t bishops, uint64_t knights, uint64_t pawns,
-                      unsigned ep, int turn, unsigned rule50,
+int fathom_probe_root(fathom_tb *tb, const fathom_board *board,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail)
 {
-    fathom_board board = {white, black, kings, queens, rooks, bishops, knights, pawns,
-                          (uint8_t)(ep > 63 ? 64 : ep), /* not a square: refused */
-                          (uint8_t)(turn != 0), 0,
-                          (uint16_t)(rule50 > 0xffff ? 0xffff : rule50), 1};
-    return tb_probe_root_moves(tb, &board, 0, moves, count, wdl, dtz, dtz_precise,
+    return tb_probe_root_moves(tb, board, 0, moves, count, wdl, dtz, dtz_precise,
                                detail);
 }
 
@@ -745,12 +752,10 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
 {
     tb_pos pos;
     probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
-    if (!board || !moves || !count || !wdl || !dtz || !dtz_precise)
+    if (!moves || !count || !wdl || !dtz || !dtz_precise)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
-    int status = prepare(tb, &pos, board->white, board->black, board->kings,
-                         board->queens, board->rooks, board->bishops,
-                         board->knights, board->pawns, board->ep, board->turn);
+    int status = prepare_board(tb, &pos, board);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return status;
@@ -827,11 +832,9 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
     return FATHOM_OK;
 }
 
-int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                          uint64_t kings, uint64_t queens, uint64_t rooks,
-                          uint64_t bishops, uint64_t knights, uint64_t pawns,
-                          unsigned ep, int turn, fathom_root_move *moves,
-                          unsigned *count, int *wdl, fathom_detail *detail)
+int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
+                          fathom_root_move *moves, unsigned *count, int *wdl,
+                          fathom_detail *detail)
 {
     static const int wdl_rank[5] = {-FATHOM_RANK_MAX, -FATHOM_RANK_MAX + 101, 0,
                                     FATHOM_RANK_MAX - 101, FATHOM_RANK_MAX};
@@ -840,8 +843,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     if (!moves || !count || !wdl)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
-    int status = prepare(tb, &pos, white, black, kings, queens, rooks, bishops,
-                         knights, pawns, ep, turn);
+    int status = prepare_board(tb, &pos, board);
     if (status == FATHOM_OK)
         status = any_probe_wdl(&pr, &pos, wdl);
     tb_move legal[TB_MAX_LEGAL];
@@ -1119,17 +1121,13 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
     out->count = 0;
     out->dtz_probes = 0;
     out->on_edge = 0;
-    if (board->castling)
-        return FATHOM_ERR_CASTLING;
     s.tb = tb;
     s.pr.tb = tb;
     memset(&s.pr.failure, 0, sizeof s.pr.failure);
     s.pr.memo = NULL;
     s.pr.reads = 0;
     s.pr.as_stored = 0;
-    int status = prepare(tb, &s.pos, board->white, board->black, board->kings,
-                         board->queens, board->rooks, board->bishops,
-                         board->knights, board->pawns, board->ep, board->turn);
+    int status = prepare_board(tb, &s.pos, board);
     if (status == FATHOM_OK) {
         s.pos.rule50 = (uint8_t)(board->halfmove > 255 ? 255 : board->halfmove);
         s.clock = (int)s.pos.rule50;
