@@ -16,21 +16,21 @@
 #include "tb_variant.h"
 
 /* Where the search (tb_search.c) and the root probes below meet the
- * instance's game: standard chess calls its own search directly, a
- * variant's instance the one compiled over rules tables. */
+ * instance's game: through its rules table (tb_search.h), except that
+ * standard chess's search is called by name (tb_rules_are_inline). */
 
 TB_ALWAYS_INLINE int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
 {
-    if (pr->tb->consts.variant)
-        return tb_variant_search_wdl(pr, pos, wdl);
-    return tb_chess_probe_wdl(pr, pos, wdl);
+    if (tb_rules_are_inline(pr->tb))
+        return tb_chess_probe_wdl(pr, pos, wdl);
+    return tb_rules_of(pr->tb)->search_wdl(pr, pos, wdl);
 }
 
 TB_ALWAYS_INLINE int any_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
-    if (pr->tb->consts.variant)
-        return tb_variant_search_dtz(pr, pos, dtz, precise);
-    return tb_chess_probe_dtz(pr, pos, dtz, precise);
+    if (tb_rules_are_inline(pr->tb))
+        return tb_chess_probe_dtz(pr, pos, dtz, precise);
+    return tb_rules_of(pr->tb)->search_dtz(pr, pos, dtz, precise);
 }
 
 static int any_gen_all(const fathom_tb *tb, const tb_pos *pos, tb_move *moves)
@@ -146,7 +146,7 @@ TB_ALWAYS_INLINE int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     if (!tb)
         return FATHOM_ERR_ARGUMENT;
     int pieces = tb_popcount(white | black);
-    if (tb->consts.variant)
+    if (!tb_rules_are_inline(tb))
         return prepare_variant(tb, pos, white, black, kings, queens, rooks,
                                bishops, knights, pawns, ep, turn);
     /* Only past what any Syzygy table holds.  A position with more pieces
@@ -181,8 +181,8 @@ TB_ALWAYS_INLINE int prepare_board(const fathom_tb *tb, tb_pos *pos,
 TB_ALWAYS_INLINE int prepared_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
     int status = any_probe_dtz(pr, pos, dtz, precise);
-    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant &&
-        !pr->as_stored)
+    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->as_stored &&
+        tb_rules_of(pr->tb)->marks_mate_in_one)
         *precise = has_mate_in_one(pos);
     return status;
 }
@@ -335,7 +335,7 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
     tb_pos pos;
     /* Standard chess: well-formed pieces are enough to index (the probe
      * checks the rest); variants have their own rules for that. */
-    int placed = rows->tb->consts.variant
+    int placed = !tb_rules_of(rows->tb)->indexes_from_pieces
         ? prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
                   bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) == FATHOM_OK
         : tb_popcount(bb[0][i] | bb[1][i]) <= FATHOM_MAX_PIECES &&
@@ -813,7 +813,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
         root_dtz = tb_in_check(&pos) ? -1 : 0;
     /* With the clock at 100 or past it no win fits any more: nothing is on
      * the edge, and the search below needs at least one ply to look at. */
-    if (on_edge && plies_left > 0 && !tb->consts.variant)
+    if (on_edge && plies_left > 0 && tb_rules_of(tb)->settles_clock_edge)
         settle_edge_moves(tb, &pos, moves, n, plies_left);
     sort_root_moves(moves, n, root_order);
     *count = (unsigned)n;
@@ -821,7 +821,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
     *dtz_precise = root_precise;
     *wdl = wdl_with_clock((int)pos.rule50, root_dtz);
     if (n > 0 && on_clock_edge(root_dtz, root_precise, (int)pos.rule50) &&
-        !tb->consts.variant) {
+        tb_rules_of(tb)->settles_clock_edge) {
         /* The root's own rounded DTZ leaves its outcome open; its best
          * move's (settled above where it was on the edge) is the root's. */
         *wdl = moves[0].wdl;
@@ -1006,7 +1006,7 @@ static int best_probe_dtz(best_search *s, int i, int have_aim, best_key aim)
     tb_pos child;
     int v = 0, p = 1, status;
     any_do_move(s->tb, &s->pos, s->legal[i], &child);
-    if (s->winning[i] && have_aim && !s->tb->consts.variant && !child.ep) {
+    if (s->winning[i] && have_aim && tb_rules_of(s->tb)->dtz_floor_search && !child.ep) {
         /* The opponent's loss may be dropped as soon as it is known to
          * last longer than the aim's: its key is then lower. */
         status = probe_dtz_no_ep(&s->pr, &child, loss_floor(aim, s->clock), &v, &p);
@@ -1020,7 +1020,7 @@ static int best_probe_dtz(best_search *s, int i, int have_aim, best_key aim)
     v += v > 0 ? 1 : v < 0 ? -1 : 0;
     /* fathom_probe_root would settle this move by a search
      * (settle_edge_moves): see best_needs_root. */
-    s->on_the_edge[i] = on_clock_edge(v, p, s->clock) && !s->tb->consts.variant;
+    s->on_the_edge[i] = on_clock_edge(v, p, s->clock) && tb_rules_of(s->tb)->settles_clock_edge;
     s->known[i] = 1;
     s->moves[i].dtz = v;
     s->moves[i].dtz_precise = (int8_t)p;
@@ -1150,7 +1150,7 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
         return FATHOM_OK;
     fathom_root_move *best = &out->move;
     *best = s.moves[s.top];
-    if (!best->dtz_precise && best->dtz == -2 && !tb->consts.variant) {
+    if (!best->dtz_precise && best->dtz == -2 && tb_rules_of(tb)->marks_mate_in_one) {
         /* The child's DTZ 1 is exact where it mates in one, as the
          * public DTZ probe (position_dtz) reports it. */
         tb_pos child;

@@ -60,6 +60,11 @@ static void init_binomials(tb_consts *c)
  */
 static const uint8_t class_square[10] = {1, 2, 3, 10, 11, 19, 0, 9, 18, 27};
 
+int tb_class_square(int cls)
+{
+    return class_square[cls];
+}
+
 static void init_triangle(tb_consts *c)
 {
     for (int sq = 0; sq < 64; sq++) {
