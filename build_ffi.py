@@ -104,21 +104,12 @@ void fathom_close(fathom_tb *tb);
 unsigned fathom_largest(const fathom_tb *tb);
 unsigned fathom_mapped_count(const fathom_tb *tb);
 
-fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
+/* The position: fen.h's fathom_board (declared with the parser below). */
+fathom_result fathom_probe_wdl(fathom_tb *tb, const struct fathom_board *board,
                                fathom_detail *detail);
-fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_dtz(fathom_tb *tb, const struct fathom_board *board,
                                fathom_detail *detail);
-fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
-                                         uint64_t black, uint64_t kings,
-                                         uint64_t queens, uint64_t rooks,
-                                         uint64_t bishops, uint64_t knights,
-                                         uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, const struct fathom_board *board,
                                          fathom_detail *detail);
 
 enum fathom_clock_result {
@@ -145,10 +136,7 @@ typedef struct fathom_root_move {
     ...;
 } fathom_root_move;
 
-int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
-                      uint64_t kings, uint64_t queens, uint64_t rooks,
-                      uint64_t bishops, uint64_t knights, uint64_t pawns,
-                      unsigned ep, int turn, unsigned rule50,
+int fathom_probe_root(fathom_tb *tb, const struct fathom_board *board,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail);
 

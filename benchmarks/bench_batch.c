@@ -80,13 +80,11 @@ static void pass(fathom_tb *tb, const rows *r, const measure *m, size_t batch, i
 {
     if (m->method == LOOP) {
         for (size_t i = 0; i < r->n; i++) {
-            fathom_result res = m->dtz
-                ? fathom_probe_dtz(tb, r->bb[0][i], r->bb[1][i], r->bb[2][i], r->bb[3][i],
-                                   r->bb[4][i], r->bb[5][i], r->bb[6][i], r->bb[7][i],
-                                   r->ep[i], r->turn[i], NULL)
-                : fathom_probe_wdl(tb, r->bb[0][i], r->bb[1][i], r->bb[2][i], r->bb[3][i],
-                                   r->bb[4][i], r->bb[5][i], r->bb[6][i], r->bb[7][i],
-                                   r->ep[i], r->turn[i], NULL);
+            fathom_board board = {r->bb[0][i], r->bb[1][i], r->bb[2][i], r->bb[3][i],
+                                  r->bb[4][i], r->bb[5][i], r->bb[6][i], r->bb[7][i],
+                                  r->ep[i], r->turn[i], 0, 0, 1};
+            fathom_result res = m->dtz ? fathom_probe_dtz(tb, &board, NULL)
+                                       : fathom_probe_wdl(tb, &board, NULL);
             int ok = FATHOM_RESULT_STATUS(res) == FATHOM_OK;
             status[i] = (uint8_t)FATHOM_RESULT_STATUS(res);
             if (m->dtz) {

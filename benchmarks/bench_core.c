@@ -37,6 +37,7 @@ typedef struct row {
     unsigned long long bb[8];
     unsigned ep;
     int turn;
+    fathom_board board; /* the same, as the probes take it */
 } row;
 
 
@@ -55,19 +56,14 @@ static long loop(fathom_tb *tb, const row *rows, long n, int kind, long long *si
             /* Fathom's tb_probe_root at a reset clock: every legal move. */
             unsigned count;
             int wdl, dtz, precise;
-            int status = fathom_probe_root(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3],
-                                           r->bb[4], r->bb[5], r->bb[6], r->bb[7], r->ep,
-                                           r->turn, 0, moves, &count, &wdl, &dtz,
+            int status = fathom_probe_root(tb, &r->board, moves, &count, &wdl, &dtz,
                                            &precise, NULL);
             failed += status != FATHOM_OK;
             acc += status == FATHOM_OK ? dtz + (count ? moves[0].to : 0) : 0;
             continue;
         }
-        fathom_result res = kind == PROBE_DTZ
-            ? fathom_probe_dtz(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3], r->bb[4],
-                               r->bb[5], r->bb[6], r->bb[7], r->ep, r->turn, NULL)
-            : fathom_probe_wdl(tb, r->bb[0], r->bb[1], r->bb[2], r->bb[3], r->bb[4],
-                               r->bb[5], r->bb[6], r->bb[7], r->ep, r->turn, NULL);
+        fathom_result res = kind == PROBE_DTZ ? fathom_probe_dtz(tb, &r->board, NULL)
+                                              : fathom_probe_wdl(tb, &r->board, NULL);
         failed += FATHOM_RESULT_STATUS(res) != FATHOM_OK;
         acc += res;
     }
@@ -101,6 +97,10 @@ int main(int argc, char **argv)
                    &r.bb[1], &r.bb[2], &r.bb[3], &r.bb[4], &r.bb[5], &r.bb[6],
                    &r.bb[7], &r.ep, &r.turn) != 10)
             continue;
+        fathom_board board = {r.bb[0], r.bb[1], r.bb[2], r.bb[3], r.bb[4], r.bb[5],
+                              r.bb[6], r.bb[7], (uint8_t)(r.ep > 63 ? 64 : r.ep),
+                              (uint8_t)(r.turn != 0), 0, 0, 1};
+        r.board = board;
         if (n == cap) {
             cap = cap ? 2 * cap : 4096;
             rows = realloc(rows, (size_t)cap * sizeof *rows);

@@ -109,8 +109,8 @@ fathom_tb_probe_wdl: ProbeFn = getattr(_core, "tb_probe_wdl")
 same way (:data:`pyfathom.fathom.tb_probe_wdl`)."""
 
 probe_wdl_raw: ProbeFn = lib.fathom_probe_wdl
-"""``fathom_probe_wdl(tb, white, black, kings, queens, rooks, bishops,
-knights, pawns, ep, turn, detail) -> packed result``."""
+"""``fathom_probe_wdl(tb, board, detail) -> packed result`` (``board``: a
+``fathom_board *``, :func:`_board`)."""
 
 probe_dtz_raw: ProbeFn = lib.fathom_probe_dtz
 """``fathom_probe_dtz``, same arguments."""
@@ -282,8 +282,8 @@ def probe_detail(fn: ProbeFn, handle: Handle, white: int, black: int, kings: int
     """Repeat a failed :data:`probe_wdl_raw`/:data:`probe_dtz_raw` probe with
     a ``fathom_detail``: (status, detail)."""
     d = ffi.new("fathom_detail *")
-    r = fn(handle, white, black, kings, queens, rooks, bishops, knights, pawns,
-           ep, turn, d)
+    r = fn(handle, _board(white, black, kings, queens, rooks, bishops, knights, pawns, ep,
+                          turn, 0), d)
     return r & 0xFF, _detail(d)
 
 
@@ -293,8 +293,8 @@ def probe_dtz_as_stored(handle: Handle, white: int, black: int, kings: int, quee
     """``fathom_probe_dtz_as_stored``: (status, dtz, precise), the precise
     flag lichess's prober reports (see
     :meth:`pyfathom.Tablebase.probe_dtz_as_stored`)."""
-    r = lib.fathom_probe_dtz_as_stored(handle, white, black, kings, queens, rooks,
-                                       bishops, knights, pawns, ep, turn, ffi.NULL)
+    board = _board(white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn, 0)
+    r = lib.fathom_probe_dtz_as_stored(handle, board, ffi.NULL)
     return r & 0xFF, r >> 16, bool((r >> 8) & 1)
 
 
@@ -322,9 +322,9 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
     count = ffi.new("unsigned *")
     ints = ffi.new("int[3]")
     d = ffi.new("fathom_detail *")
-    status = lib.fathom_probe_root(handle, white, black, kings, queens, rooks,
-                                   bishops, knights, pawns, ep, turn, rule50,
-                                   moves, count, ints, ints + 1, ints + 2, d)
+    board = _board(white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn,
+                   rule50)
+    status = lib.fathom_probe_root(handle, board, moves, count, ints, ints + 1, ints + 2, d)
     if status != Status.OK:
         return RootResult(status, [], 0, 0, False, _detail(d))
     listed = moves[0:count[0]]
@@ -332,6 +332,17 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
             for m in listed]
     return RootResult(status, rows, ints[0], ints[1], bool(ints[2]), Detail(),
                       sum(row[6] for row in rows))
+
+
+def _board(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,
+           knights: int, pawns: int, ep: int, turn: bool, halfmove: int) -> Any:
+    """A ``fathom_board`` without castling rights, as the probes of
+    ``fathom.h`` and the helpers of ``fathom_helpers.h`` take a position
+    (any clock past 100 plies means the same)."""
+    return ffi.new("fathom_board *", {
+        "white": white, "black": black, "kings": kings, "queens": queens, "rooks": rooks,
+        "bishops": bishops, "knights": knights, "pawns": pawns, "ep": ep, "turn": turn,
+        "halfmove": min(halfmove, 0xFFFF), "fullmove": 1})
 
 
 if TYPE_CHECKING:  # numpy is not imported at run time here (see pyfathom._batch_arrays)

@@ -20,21 +20,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Optional
 
 from pyfathom._core import ffi, lib
-from pyfathom._lowlevel import NULL, Detail, Handle, _detail
+from pyfathom._lowlevel import NULL, Detail, Handle, _board, _detail
 from pyfathom._types import Status
 
 
 # ---- the best move and its SAN ----------------------------------------------
-
-def _board(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,
-           knights: int, pawns: int, ep: int, turn: bool, halfmove: int) -> Any:
-    """A ``fathom_board`` without castling rights, for the helpers of
-    ``fathom_helpers.h`` (any clock past 100 plies means the same)."""
-    return ffi.new("fathom_board *", {
-        "white": white, "black": black, "kings": kings, "queens": queens, "rooks": rooks,
-        "bishops": bishops, "knights": knights, "pawns": pawns, "ep": ep, "turn": turn,
-        "halfmove": min(halfmove, 0xFFFF), "fullmove": 1})
-
 
 class BestMove(NamedTuple):
     """What ``fathom_best_move`` returned."""

@@ -112,6 +112,37 @@ def test_castling_rights(tablebase: pyfathom.Tablebase, fen: str) -> None:
     assert tablebase.get_dtz(board, 7) == 7
 
 
+@pytest.mark.parametrize("fen, without_castling", [
+    ("r3k3/8/8/8/8/8/8/4K3 b q - 0 1", pyfathom.Status.OK),
+    (chess.STARTING_FEN, pyfathom.Status.TOO_MANY_PIECES),  # castling comes first
+])
+def test_c_probes_refuse_castling_rights(tablebase: pyfathom.Tablebase, fen: str,
+                                         without_castling: pyfathom.Status) -> None:
+    """fathom.h's probes take a whole fathom_board: the C core itself answers
+    a board with castling rights FATHOM_ERR_CASTLING (Python checks them
+    before it calls, so only a C caller meets this), a NULL one
+    FATHOM_ERR_ARGUMENT."""
+    from pyfathom._core import ffi, lib
+
+    board = ffi.new("fathom_board *")
+    text = fen.encode()
+    assert lib.fathom_parse_fen(text, len(text), board) == 0 and board.castling != 0
+    moves = ffi.new("fathom_root_move[]", 256)
+    count, ints = ffi.new("unsigned *"), ffi.new("int[3]")
+
+    def statuses(b: Any) -> list[int]:
+        packed = [probe(tablebase._h, b, ffi.NULL) & 0xFF for probe in (
+            lib.fathom_probe_wdl, lib.fathom_probe_dtz, lib.fathom_probe_dtz_as_stored)]
+        root = lib.fathom_probe_root(tablebase._h, b, moves, count, ints, ints + 1, ints + 2,
+                                     ffi.NULL)
+        return packed + [root]
+
+    assert statuses(board) == [pyfathom.Status.CASTLING] * 4
+    board.castling = 0
+    assert statuses(board) == [without_castling] * 4
+    assert statuses(ffi.NULL) == [pyfathom.Status.ARGUMENT] * 4
+
+
 @pytest.mark.parametrize("variant", ["AtomicBoard", "SuicideBoard", "ThreeCheckBoard",
                                      "CrazyhouseBoard", "RacingKingsBoard"])
 def test_chess_variants(tablebase: pyfathom.Tablebase, oracle: chess.syzygy.Tablebase,

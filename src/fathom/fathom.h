@@ -7,10 +7,15 @@
  * the library is global except the optional Fathom-compatible facade in
  * tbprobe.h, which owns exactly one instance.
  *
- * Squares are numbered 0 = a1 ... 63 = h8.  Positions are passed as the eight
- * bitboards python-chess keeps (occupied by white, by black, and one mask per
- * piece type), the en-passant target square (0 for none) and the side to
- * move (1 = white).
+ * Squares are numbered 0 = a1 ... 63 = h8.  Positions are passed as a
+ * const fathom_board * (fen.h, which fathom_parse_fen fills): the eight
+ * bitboards python-chess keeps (occupied by white, by black, and one mask
+ * per piece type), the en-passant target square (0 for none), the side to
+ * move (1 = white), the castling rights (a probe of a board with any
+ * answers FATHOM_ERR_CASTLING: no table holds them) and the halfmove clock
+ * (read by the root probes only: the others assume it was just reset).
+ * A NULL instance or board answers FATHOM_ERR_ARGUMENT.  The batch calls
+ * take the same fields as arrays instead.
  *
  * THREAD SAFETY: every probe function may be called from any number of
  * threads on one instance at once.  Adding directories or tables and closing
@@ -21,6 +26,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "fen.h" /* fathom_board */
 
 #ifdef __cplusplus
 extern "C" {
@@ -164,14 +171,11 @@ unsigned fathom_mapped_count(const fathom_tb *tb);
  * fathom_probe_wdl: WDL of the position for the side to move, -2..2
  * (loss, blessed loss, draw, cursed win, win), assuming the halfmove clock
  * was just reset.  Same answers as python-chess's chess.syzygy.probe_wdl.
- * Castling rights must be checked by the caller (this call has none).
- * detail may be NULL; on failure it names the table involved.
+ * The board's halfmove clock is not read.  detail may be NULL; on
+ * failure it names the table involved.
  * RETURN: packed fathom_result.
  */
-fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_wdl(fathom_tb *tb, const fathom_board *board,
                                fathom_detail *detail);
 
 /*
@@ -182,10 +186,7 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
  * table stores it rounded to moves.
  * RETURN: packed fathom_result.
  */
-fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_dtz(fathom_tb *tb, const fathom_board *board,
                                fathom_detail *detail);
 
 /*
@@ -201,11 +202,7 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
  * of a variant answers as fathom_probe_dtz.
  * RETURN: packed fathom_result.
  */
-fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
-                                         uint64_t black, uint64_t kings,
-                                         uint64_t queens, uint64_t rooks,
-                                         uint64_t bishops, uint64_t knights,
-                                         uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, const fathom_board *board,
                                          fathom_detail *detail);
 
 /*
@@ -277,15 +274,13 @@ typedef struct fathom_root_move {
  * makes 10 to 600 on 3-5 pieces), so that no call costs more than a few
  * ms; a move it leaves open keeps its rounded value and has unsettled set.  moves must have room for FATHOM_MAX_MOVES entries; *count
  * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
- * receive the root position's WDL under the 50-move rule (from rule50; its
+ * receive the root position's WDL under the 50-move rule (from the board's
+ * halfmove clock; its
  * best move's where its own rounded DTZ sits on the limit) and its DTZ (as
  * fathom_probe_dtz); *dtz_precise its precise flag.
  * RETURN: a status code.
  */
-int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
-                      uint64_t kings, uint64_t queens, uint64_t rooks,
-                      uint64_t bishops, uint64_t knights, uint64_t pawns,
-                      unsigned ep, int turn, unsigned rule50,
+int fathom_probe_root(fathom_tb *tb, const fathom_board *board,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail);
 
@@ -294,13 +289,12 @@ int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
  * only (a fallback when DTZ tables are missing): each move's wdl is the
  * child's WDL from the mover's side (cursed/blessed as stored), dtz is 0,
  * rank is Fathom's WDL rank, and moves are sorted by it, best first.
- * *wdl receives the root position's WDL (as fathom_probe_wdl).
+ * *wdl receives the root position's WDL (as fathom_probe_wdl; the board's
+ * halfmove clock is not read).
  */
-int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                          uint64_t kings, uint64_t queens, uint64_t rooks,
-                          uint64_t bishops, uint64_t knights, uint64_t pawns,
-                          unsigned ep, int turn, fathom_root_move *moves,
-                          unsigned *count, int *wdl, fathom_detail *detail);
+int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
+                          fathom_root_move *moves, unsigned *count, int *wdl,
+                          fathom_detail *detail);
 
 /*
  * Batch probes over arrays of n positions (struct-of-arrays, as numpy

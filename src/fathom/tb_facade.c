@@ -31,14 +31,29 @@ unsigned tb_facade_ep(unsigned ep, uint64_t white, uint64_t black, uint64_t pawn
     return (capturers & pawns & movers) ? ep : 0;
 }
 
+/* The core's board for a facade position: its en-passant square only where
+ * a capture is possible (tb_facade_ep), no castling rights (the facade
+ * refuses them before it probes), the clock at most what the board keeps. */
+static fathom_board facade_board(uint64_t white, uint64_t black, uint64_t kings,
+                                 uint64_t queens, uint64_t rooks, uint64_t bishops,
+                                 uint64_t knights, uint64_t pawns, unsigned rule50,
+                                 unsigned ep, bool turn)
+{
+    unsigned usable = tb_facade_ep(ep, white, black, pawns, turn);
+    fathom_board board = {white, black, kings, queens, rooks, bishops, knights, pawns,
+                          (uint8_t)(usable > 63 ? 64 : usable), /* not a square: refused */
+                          (uint8_t)turn, 0,
+                          (uint16_t)(rule50 > 0xffff ? 0xffff : rule50), 1};
+    return board;
+}
+
 unsigned tb_facade_wdl(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
                        uint64_t queens, uint64_t rooks, uint64_t bishops,
                        uint64_t knights, uint64_t pawns, unsigned ep, bool turn)
 {
-    fathom_result r = fathom_probe_wdl(tb, white, black, kings, queens, rooks,
-                                       bishops, knights, pawns,
-                                       tb_facade_ep(ep, white, black, pawns, turn),
-                                       turn, NULL);
+    fathom_board board = facade_board(white, black, kings, queens, rooks, bishops,
+                                      knights, pawns, 0, ep, turn);
+    fathom_result r = fathom_probe_wdl(tb, &board, NULL);
     if (FATHOM_RESULT_STATUS(r) != FATHOM_OK)
         return TB_RESULT_FAILED;
     return (unsigned)(FATHOM_RESULT_VALUE(r) + 2);
@@ -51,10 +66,8 @@ int tb_facade_root_moves(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t
                          unsigned *count, int *wdl, int *dtz)
 {
     int precise;
-    unsigned usable = tb_facade_ep(ep, white, black, pawns, turn);
-    fathom_board board = {white, black, kings, queens, rooks, bishops, knights, pawns,
-                          (uint8_t)(usable > 63 ? 64 : usable), (uint8_t)turn, 0,
-                          (uint16_t)(rule50 > 0xffff ? 0xffff : rule50), 1};
+    fathom_board board = facade_board(white, black, kings, queens, rooks, bishops,
+                                      knights, pawns, rule50, ep, turn);
     return tb_probe_root_moves(tb, &board, wdl_root, moves, count, wdl, dtz, &precise,
                                NULL);
 }
@@ -65,10 +78,9 @@ int tb_facade_wdl_moves(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t 
                         fathom_root_move *moves, unsigned *count)
 {
     int wdl;
-    return fathom_probe_root_wdl(tb, white, black, kings, queens, rooks, bishops,
-                                 knights, pawns,
-                                 tb_facade_ep(ep, white, black, pawns, turn), turn,
-                                 moves, count, &wdl, NULL);
+    fathom_board board = facade_board(white, black, kings, queens, rooks, bishops,
+                                      knights, pawns, 0, ep, turn);
+    return fathom_probe_root_wdl(tb, &board, moves, count, &wdl, NULL);
 }
 
 unsigned tb_facade_promotion(unsigned type)

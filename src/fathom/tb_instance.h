@@ -89,8 +89,8 @@ static inline int tb_slot_ready(fathom_tb *tb, tb_entry *entry, tb_slot *slot,
 /* Table name for a material key, stronger side first ("KRvKP"). */
 TB_INTERNAL void tb_key_name(tb_key key, char *out, size_t size);
 
-/* fathom_probe_root (tb_probe.c) of board (its halfmove clock, no castling
- * rights: the caller checks them); with wdl_root set, a root whose own DTZ
+/* fathom_probe_root (tb_probe.c) of board (its halfmove clock; castling
+ * rights answer FATHOM_ERR_CASTLING); with wdl_root set, a root whose own DTZ
  * table is missing is still answered from its WDL and its moves' probes
  * (Fathom's tb_probe_root_dtz does). */
 TB_INTERNAL int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,

@@ -16,21 +16,21 @@
 #include "tb_variant.h"
 
 /* Where the search (tb_search.c) and the root probes below meet the
- * instance's game: standard chess calls its own search directly, a
- * variant's instance the one compiled over rules tables. */
+ * instance's game: through its rules table (tb_search.h), except that
+ * standard chess's search is called by name (tb_rules_are_inline). */
 
 TB_ALWAYS_INLINE int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
 {
-    if (pr->tb->consts.variant)
-        return tb_variant_search_wdl(pr, pos, wdl);
-    return tb_chess_probe_wdl(pr, pos, wdl);
+    if (tb_rules_are_inline(pr->tb))
+        return tb_chess_probe_wdl(pr, pos, wdl);
+    return tb_rules_of(pr->tb)->search_wdl(pr, pos, wdl);
 }
 
 TB_ALWAYS_INLINE int any_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
-    if (pr->tb->consts.variant)
-        return tb_variant_search_dtz(pr, pos, dtz, precise);
-    return tb_chess_probe_dtz(pr, pos, dtz, precise);
+    if (tb_rules_are_inline(pr->tb))
+        return tb_chess_probe_dtz(pr, pos, dtz, precise);
+    return tb_rules_of(pr->tb)->search_dtz(pr, pos, dtz, precise);
 }
 
 static int any_gen_all(const fathom_tb *tb, const tb_pos *pos, tb_move *moves)
@@ -146,7 +146,7 @@ TB_ALWAYS_INLINE int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     if (!tb)
         return FATHOM_ERR_ARGUMENT;
     int pieces = tb_popcount(white | black);
-    if (tb->consts.variant)
+    if (!tb_rules_are_inline(tb))
         return prepare_variant(tb, pos, white, black, kings, queens, rooks,
                                bishops, knights, pawns, ep, turn);
     /* Only past what any Syzygy table holds.  A position with more pieces
@@ -162,7 +162,32 @@ TB_ALWAYS_INLINE int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     return FATHOM_OK;
 }
 
-/* The probes behind both the full and the lean entry points. */
+/* prepare() for the public entry points, which take a board: castling
+ * rights are refused first (no table holds them), as python-chess checks
+ * them before the piece count. */
+TB_ALWAYS_INLINE int prepare_board(const fathom_tb *tb, tb_pos *pos,
+                                   const fathom_board *board)
+{
+    if (!tb || !board)
+        return FATHOM_ERR_ARGUMENT;
+    if (board->castling)
+        return FATHOM_ERR_CASTLING;
+    return prepare(tb, pos, board->white, board->black, board->kings, board->queens,
+                   board->rooks, board->bishops, board->knights, board->pawns,
+                   board->ep, board->turn);
+}
+
+/* The DTZ of a prepared position, with the mate-in-one mark. */
+TB_ALWAYS_INLINE int prepared_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
+{
+    int status = any_probe_dtz(pr, pos, dtz, precise);
+    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->as_stored &&
+        tb_rules_of(pr->tb)->marks_mate_in_one)
+        *precise = has_mate_in_one(pos);
+    return status;
+}
+
+/* The probes behind the lean entry points and the batch rows. */
 TB_ALWAYS_INLINE int position_wdl(probe *pr, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
@@ -182,24 +207,18 @@ TB_ALWAYS_INLINE int position_dtz(probe *pr, uint64_t white, uint64_t black,
     tb_pos pos;
     int status = prepare(pr->tb, &pos, white, black, kings, queens, rooks,
                          bishops, knights, pawns, ep, turn);
-    if (status == FATHOM_OK)
-        status = any_probe_dtz(pr, &pos, dtz, precise);
-    if (status == FATHOM_OK && *dtz == 1 && !*precise && !pr->tb->consts.variant &&
-        !pr->as_stored)
-        *precise = has_mate_in_one(&pos);
-    return status;
+    return status == FATHOM_OK ? prepared_dtz(pr, &pos, dtz, precise) : status;
 }
 
-fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_wdl(fathom_tb *tb, const fathom_board *board,
                                fathom_detail *detail)
 {
     probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
+    tb_pos pos;
     int wdl = 0;
-    int status = position_wdl(&pr, white, black, kings, queens, rooks,
-                              bishops, knights, pawns, ep, turn, &wdl);
+    int status = prepare_board(tb, &pos, board);
+    if (status == FATHOM_OK)
+        status = any_probe_wdl(&pr, &pos, &wdl);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
@@ -207,16 +226,17 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     return pack(FATHOM_OK, wdl, 1);
 }
 
-fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
-                               uint64_t kings, uint64_t queens, uint64_t rooks,
-                               uint64_t bishops, uint64_t knights,
-                               uint64_t pawns, unsigned ep, int turn,
-                               fathom_detail *detail)
+/* fathom_probe_dtz and fathom_probe_dtz_as_stored (as_stored: lichess's
+ * precise flag). */
+TB_ALWAYS_INLINE fathom_result board_dtz(fathom_tb *tb, const fathom_board *board,
+                                         int as_stored, fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
+    probe pr = {tb, {0, NULL, 0}, NULL, 0, as_stored};
+    tb_pos pos;
     int dtz = 0, precise = 0;
-    int status = position_dtz(&pr, white, black, kings, queens, rooks,
-                              bishops, knights, pawns, ep, turn, &dtz, &precise);
+    int status = prepare_board(tb, &pos, board);
+    if (status == FATHOM_OK)
+        status = prepared_dtz(&pr, &pos, &dtz, &precise);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return pack(status, 0, 0);
@@ -224,25 +244,19 @@ fathom_result fathom_probe_dtz(fathom_tb *tb, uint64_t white, uint64_t black,
     return pack(FATHOM_OK, dtz, precise);
 }
 
+fathom_result fathom_probe_dtz(fathom_tb *tb, const fathom_board *board,
+                               fathom_detail *detail)
+{
+    return board_dtz(tb, board, 0, detail);
+}
+
 /* fathom_probe_dtz with lichess's precise flag (shakmaty-syzygy's): no
  * mate-in-one mark, and ties in the one-ply searches settled by its move
  * order (offer).  Kept apart so the public probes keep their answers. */
-fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, uint64_t white,
-                                         uint64_t black, uint64_t kings,
-                                         uint64_t queens, uint64_t rooks,
-                                         uint64_t bishops, uint64_t knights,
-                                         uint64_t pawns, unsigned ep, int turn,
+fathom_result fathom_probe_dtz_as_stored(fathom_tb *tb, const fathom_board *board,
                                          fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0, 1};
-    int dtz = 0, precise = 0;
-    int status = position_dtz(&pr, white, black, kings, queens, rooks,
-                              bishops, knights, pawns, ep, turn, &dtz, &precise);
-    if (status != FATHOM_OK) {
-        fill_detail(&pr.failure, detail);
-        return pack(status, 0, 0);
-    }
-    return pack(FATHOM_OK, dtz, precise);
+    return board_dtz(tb, board, 1, detail);
 }
 
 /* The kings of a lean probe: the occupied squares in no other piece set. */
@@ -321,7 +335,7 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
     tb_pos pos;
     /* Standard chess: well-formed pieces are enough to index (the probe
      * checks the rest); variants have their own rules for that. */
-    int placed = rows->tb->consts.variant
+    int placed = !tb_rules_of(rows->tb)->indexes_from_pieces
         ? prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
                   bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) == FATHOM_OK
         : tb_popcount(bb[0][i] | bb[1][i]) <= FATHOM_MAX_PIECES &&
@@ -724,18 +738,11 @@ static void root_dtz_of_moves(const fathom_root_move *moves, int n, int wdl,
     *precise = best < 0 || moves[best].dtz_precise;
 }
 
-int fathom_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
-                      uint64_t kings, uint64_t queens, uint64_t rooks,
-                      uint64_t bishops, uint64_t knights, uint64_t pawns,
-                      unsigned ep, int turn, unsigned rule50,
+int fathom_probe_root(fathom_tb *tb, const fathom_board *board,
                       fathom_root_move *moves, unsigned *count, int *wdl,
                       int *dtz, int *dtz_precise, fathom_detail *detail)
 {
-    fathom_board board = {white, black, kings, queens, rooks, bishops, knights, pawns,
-                          (uint8_t)(ep > 63 ? 64 : ep), /* not a square: refused */
-                          (uint8_t)(turn != 0), 0,
-                          (uint16_t)(rule50 > 0xffff ? 0xffff : rule50), 1};
-    return tb_probe_root_moves(tb, &board, 0, moves, count, wdl, dtz, dtz_precise,
+    return tb_probe_root_moves(tb, board, 0, moves, count, wdl, dtz, dtz_precise,
                                detail);
 }
 
@@ -745,12 +752,10 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
 {
     tb_pos pos;
     probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
-    if (!board || !moves || !count || !wdl || !dtz || !dtz_precise)
+    if (!moves || !count || !wdl || !dtz || !dtz_precise)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
-    int status = prepare(tb, &pos, board->white, board->black, board->kings,
-                         board->queens, board->rooks, board->bishops,
-                         board->knights, board->pawns, board->ep, board->turn);
+    int status = prepare_board(tb, &pos, board);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return status;
@@ -808,7 +813,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
         root_dtz = tb_in_check(&pos) ? -1 : 0;
     /* With the clock at 100 or past it no win fits any more: nothing is on
      * the edge, and the search below needs at least one ply to look at. */
-    if (on_edge && plies_left > 0 && !tb->consts.variant)
+    if (on_edge && plies_left > 0 && tb_rules_of(tb)->settles_clock_edge)
         settle_edge_moves(tb, &pos, moves, n, plies_left);
     sort_root_moves(moves, n, root_order);
     *count = (unsigned)n;
@@ -816,7 +821,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
     *dtz_precise = root_precise;
     *wdl = wdl_with_clock((int)pos.rule50, root_dtz);
     if (n > 0 && on_clock_edge(root_dtz, root_precise, (int)pos.rule50) &&
-        !tb->consts.variant) {
+        tb_rules_of(tb)->settles_clock_edge) {
         /* The root's own rounded DTZ leaves its outcome open; its best
          * move's (settled above where it was on the edge) is the root's. */
         *wdl = moves[0].wdl;
@@ -827,11 +832,9 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
     return FATHOM_OK;
 }
 
-int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                          uint64_t kings, uint64_t queens, uint64_t rooks,
-                          uint64_t bishops, uint64_t knights, uint64_t pawns,
-                          unsigned ep, int turn, fathom_root_move *moves,
-                          unsigned *count, int *wdl, fathom_detail *detail)
+int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
+                          fathom_root_move *moves, unsigned *count, int *wdl,
+                          fathom_detail *detail)
 {
     static const int wdl_rank[5] = {-FATHOM_RANK_MAX, -FATHOM_RANK_MAX + 101, 0,
                                     FATHOM_RANK_MAX - 101, FATHOM_RANK_MAX};
@@ -840,8 +843,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
     if (!moves || !count || !wdl)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
-    int status = prepare(tb, &pos, white, black, kings, queens, rooks, bishops,
-                         knights, pawns, ep, turn);
+    int status = prepare_board(tb, &pos, board);
     if (status == FATHOM_OK)
         status = any_probe_wdl(&pr, &pos, wdl);
     tb_move legal[TB_MAX_LEGAL];
@@ -1004,7 +1006,7 @@ static int best_probe_dtz(best_search *s, int i, int have_aim, best_key aim)
     tb_pos child;
     int v = 0, p = 1, status;
     any_do_move(s->tb, &s->pos, s->legal[i], &child);
-    if (s->winning[i] && have_aim && !s->tb->consts.variant && !child.ep) {
+    if (s->winning[i] && have_aim && tb_rules_of(s->tb)->dtz_floor_search && !child.ep) {
         /* The opponent's loss may be dropped as soon as it is known to
          * last longer than the aim's: its key is then lower. */
         status = probe_dtz_no_ep(&s->pr, &child, loss_floor(aim, s->clock), &v, &p);
@@ -1018,7 +1020,7 @@ static int best_probe_dtz(best_search *s, int i, int have_aim, best_key aim)
     v += v > 0 ? 1 : v < 0 ? -1 : 0;
     /* fathom_probe_root would settle this move by a search
      * (settle_edge_moves): see best_needs_root. */
-    s->on_the_edge[i] = on_clock_edge(v, p, s->clock) && !s->tb->consts.variant;
+    s->on_the_edge[i] = on_clock_edge(v, p, s->clock) && tb_rules_of(s->tb)->settles_clock_edge;
     s->known[i] = 1;
     s->moves[i].dtz = v;
     s->moves[i].dtz_precise = (int8_t)p;
@@ -1119,17 +1121,13 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
     out->count = 0;
     out->dtz_probes = 0;
     out->on_edge = 0;
-    if (board->castling)
-        return FATHOM_ERR_CASTLING;
     s.tb = tb;
     s.pr.tb = tb;
     memset(&s.pr.failure, 0, sizeof s.pr.failure);
     s.pr.memo = NULL;
     s.pr.reads = 0;
     s.pr.as_stored = 0;
-    int status = prepare(tb, &s.pos, board->white, board->black, board->kings,
-                         board->queens, board->rooks, board->bishops,
-                         board->knights, board->pawns, board->ep, board->turn);
+    int status = prepare_board(tb, &s.pos, board);
     if (status == FATHOM_OK) {
         s.pos.rule50 = (uint8_t)(board->halfmove > 255 ? 255 : board->halfmove);
         s.clock = (int)s.pos.rule50;
@@ -1152,7 +1150,7 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
         return FATHOM_OK;
     fathom_root_move *best = &out->move;
     *best = s.moves[s.top];
-    if (!best->dtz_precise && best->dtz == -2 && !tb->consts.variant) {
+    if (!best->dtz_precise && best->dtz == -2 && tb_rules_of(tb)->marks_mate_in_one) {
         /* The child's DTZ 1 is exact where it mates in one, as the
          * public DTZ probe (position_dtz) reports it. */
         tb_pos child;

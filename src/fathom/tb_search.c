@@ -123,11 +123,14 @@ static inline int chess_decided(const tb_pos *pos, int *wdl)
     return 1;
 }
 
+/* The search named in it is defined below, over these rules inline. */
 static const tb_rules chess_rules = {
     chess_gen_captures, chess_gen_ep,       chess_only_ep_moves,
     chess_gen_pawn_pushes, chess_gen_piece_quiets, chess_gen_all,
     chess_do_move,      chess_is_checkmate, chess_decided,
     0,
+    tb_chess_probe_wdl, tb_chess_probe_dtz,
+    1, 1, 1, 1,
 };
 
 /* ---- the search for standard chess: every rule an inline call ------------ */

@@ -111,10 +111,43 @@ typedef struct tb_rules {
     /* Captures are compulsory (the antichess family): the WDL search is
      * python-chess's sprobe_ab, with the threats of a capture. */
     int compulsory_captures;
+    /* The search compiled over these rules (tb_search.c). */
+    int (*search_wdl)(probe *pr, const tb_pos *pos, int *wdl);
+    int (*search_dtz)(probe *pr, const tb_pos *pos, int *dtz, int *precise);
+    /*
+     * What the probes of tb_probe.c can do beyond the search, 1 where they
+     * can (standard chess: those parts are written for its moves and
+     * checked against python-chess's standard-chess answers), 0 where the
+     * game answers without them, as python-chess's variant probes do:
+     *
+     * marks_mate_in_one    a DTZ of 1 the table stores rounded (1 or 2
+     *                      plies) is exact where a move mates
+     * settles_clock_edge   the root probes settle a move whose rounded DTZ
+     *                      is exactly the plies the clock leaves by a
+     *                      search (settle_edge_moves), and the root's own
+     *                      outcome there by its best move's
+     * dtz_floor_search     the DTZ search may stop once the loss is known
+     *                      to be longer than a floor (tb_chess_probe_dtz_no_ep)
+     * indexes_from_pieces  well-formed pieces are enough to locate a
+     *                      position in its table (the batch order key)
+     */
+    int marks_mate_in_one;
+    int settles_clock_edge;
+    int dtz_floor_search;
+    int indexes_from_pieces;
 } tb_rules;
 
 /* The rules of the instance's game (standard chess or its variant). */
 TB_INTERNAL const tb_rules *tb_rules_of(const fathom_tb *tb);
+
+/* The instance plays standard chess, whose search and position checks the
+ * probes call by name, not through its rules table: the hot path makes no
+ * indirect call.  The one place that asks; everything else a game does
+ * differently is in its tb_rules. */
+static inline int tb_rules_are_inline(const fathom_tb *tb)
+{
+    return tb->consts.variant == FATHOM_VARIANT_STANDARD;
+}
 
 /* How a WDL search reached its value (python-chess's "success"): where
  * the best line starts with a capture (or a threat of one), the DTZ table

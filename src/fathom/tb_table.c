@@ -39,10 +39,8 @@ static int rank_of(int sq) { return sq >> 3; }
 static int off_diagonal(int sq) { return rank_of(sq) - file_of(sq); }
 static int flip_diagonal(int sq) { return ((sq >> 3) | (sq << 3)) & 63; }
 
-void tb_consts_init(tb_consts *c)
+static void init_binomials(tb_consts *c)
 {
-    memset(c, 0, sizeof *c);
-
     for (int n = 0; n <= 64; n++)
         for (int k = 0; k <= TB_PIECES; k++) {
             if (k == 0)
@@ -52,14 +50,23 @@ void tb_consts_init(tb_consts *c)
             else
                 c->binom[k][n] = c->binom[k - 1][n - 1] + c->binom[k][n - 1];
         }
+}
 
-    /*
-     * The a1-d1-d4 triangle: off-diagonal squares b1 c1 d1 c2 d2 d3 are
-     * classes 0..5, diagonal squares a1 b2 c3 d4 are classes 6..9.  Every
-     * other square takes the class of its image under the board's
-     * symmetries.
-     */
-    static const uint8_t class_square[10] = {1, 2, 3, 10, 11, 19, 0, 9, 18, 27};
+/*
+ * The a1-d1-d4 triangle: off-diagonal squares b1 c1 d1 c2 d2 d3 are
+ * classes 0..5, diagonal squares a1 b2 c3 d4 are classes 6..9.  Every
+ * other square takes the class of its image under the board's
+ * symmetries.
+ */
+static const uint8_t class_square[10] = {1, 2, 3, 10, 11, 19, 0, 9, 18, 27};
+
+int tb_class_square(int cls)
+{
+    return class_square[cls];
+}
+
+static void init_triangle(tb_consts *c)
+{
     for (int sq = 0; sq < 64; sq++) {
         int f = file_of(sq), r = rank_of(sq);
         if (f > 3)
@@ -76,9 +83,12 @@ void tb_consts_init(tb_consts *c)
             if (class_square[i] == canonical)
                 c->triangle[sq] = (uint8_t)i;
     }
+}
 
-    /* Squares strictly below the diagonal are counted rank by rank; the
-     * diagonal itself comes last (28..35); the upper half mirrors. */
+/* Squares strictly below the diagonal are counted rank by rank; the
+ * diagonal itself comes last (28..35); the upper half mirrors. */
+static void init_diagonals(tb_consts *c)
+{
     int next = 0;
     for (int r = 0; r < 8; r++)
         for (int f = r + 1; f < 8; f++) {
@@ -91,10 +101,13 @@ void tb_consts_init(tb_consts *c)
         c->diag[i * 9] = (uint8_t)i;          /* a1 .. h8 */
         c->diag[(i + 1) * 7] = (uint8_t)(8 + i); /* h1 .. a8 */
     }
+}
 
-    /* Two kings: first king in its triangle class, second anywhere not
-     * adjacent.  With the first king on the diagonal the second may not be
-     * above it; pairs with both on the diagonal are numbered last. */
+/* Two kings: first king in its triangle class, second anywhere not
+ * adjacent.  With the first king on the diagonal the second may not be
+ * above it; pairs with both on the diagonal are numbered last. */
+static void init_king_pairs(tb_consts *c)
+{
     for (int i = 0; i < 10; i++)
         for (int sq = 0; sq < 64; sq++)
             c->kk_index[i][sq] = -1;
@@ -118,10 +131,13 @@ void tb_consts_init(tb_consts *c)
     for (int i = 0; i < 10; i++)
         for (int j = 0; j < both_count[i]; j++)
             c->kk_index[i][both_diag[i][j]] = (int16_t)code++;
+}
 
-    /* Pawns: the leading pawn's square on files a-d, ranks 2-7, numbered
-     * file by file; other leading pawns ordered from the centre files and
-     * the seventh rank outwards. */
+/* Pawns: the leading pawn's square on files a-d, ranks 2-7, numbered
+ * file by file; other leading pawns ordered from the centre files and
+ * the seventh rank outwards.  Needs the binomials. */
+static void init_pawn_indices(tb_consts *c)
+{
     for (int sq = 8; sq < 56; sq++) {
         int f = file_of(sq), r = rank_of(sq);
         int edge = f < 4 ? f : 7 - f; /* 0 = a/h file .. 3 = d/e file */
@@ -140,6 +156,16 @@ void tb_consts_init(tb_consts *c)
             c->pawn_factor[lead][file] = total;
         }
     }
+}
+
+void tb_consts_init(tb_consts *c)
+{
+    memset(c, 0, sizeof *c);
+    init_binomials(c);
+    init_triangle(c);
+    init_diagonals(c);
+    init_king_pairs(c);
+    init_pawn_indices(c);
     /* Standard chess's file format; fathom_open_variant may switch it. */
     tb_variant_format_init(c, FATHOM_VARIANT_STANDARD);
 }

@@ -46,6 +46,10 @@ typedef struct tb_consts {
 
 TB_INTERNAL void tb_consts_init(tb_consts *c);
 
+/* The square in the a1-d1-d4 triangle that stands for symmetry class cls
+ * (0..9: b1 c1 d1 c2 d2 d3, then the diagonal a1 b2 c3 d4; tb_table.c). */
+TB_INTERNAL int tb_class_square(int cls);
+
 /*
  * Material signature: 4 bits per (colour, piece type), white in bits
  * 0..23 (pawn first), black in bits 24..47.

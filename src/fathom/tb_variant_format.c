@@ -68,10 +68,9 @@ static int in_corner(int sq)
  */
 static void init_pair_index(tb_consts *c)
 {
-    static const uint8_t class_square[10] = {1, 2, 3, 10, 11, 19, 0, 9, 18, 27};
     int code = 0;
     for (int i = 0; i < 10; i++) {
-        int first = class_square[i];
+        int first = tb_class_square(i);
         int on_diagonal = rank_minus_file(first) == 0;
         for (int sq = 0; sq < 64; sq++)
             c->pp_index[i][sq] = -1;
@@ -94,13 +93,12 @@ static void init_pair_index(tb_consts *c)
 
 static void init_like_groups(tb_consts *c)
 {
-    static const uint8_t class_square[10] = {1, 2, 3, 10, 11, 19, 0, 9, 18, 27};
     memcpy(c->mtwist, like_piece_order, sizeof c->mtwist);
     for (int others = 0; others < 5; others++) {
         uint64_t total = 0;
         for (int cls = 0; cls < 10; cls++) {
             c->multi_index[others][cls] = total;
-            total += others == 0 ? 1 : c->binom[others][c->mtwist[class_square[cls]]];
+            total += others == 0 ? 1 : c->binom[others][c->mtwist[tb_class_square(cls)]];
         }
         c->multi_factor[others] = total;
     }

@@ -28,8 +28,9 @@ int main(int argc, char **argv)
     }
     /* White: Ke1 Qd1; black: Ke8; white to move. */
     uint64_t white = (1ULL << 4) | (1ULL << 3), black = 1ULL << 60;
-    fathom_result r = fathom_probe_wdl(tb, white, black, (1ULL << 4) | (1ULL << 60),
-                                       1ULL << 3, 0, 0, 0, 0, 0, 1, NULL);
+    fathom_board board = {white, black, (1ULL << 4) | (1ULL << 60), 1ULL << 3, 0, 0, 0, 0,
+                          0, 1, 0, 0, 1};
+    fathom_result r = fathom_probe_wdl(tb, &board, NULL);
     int status = FATHOM_RESULT_STATUS(r);
     printf("probe %d %s\n", status, fathom_strerror(status));
     fathom_close(tb);

@@ -16,6 +16,7 @@
 
 #include "fathom.h"
 #include "positions_c.h"
+#include "tboard.h"
 #include "tbprobe.h"
 
 static long BAD;
@@ -87,9 +88,8 @@ int main(int argc, char **argv)
     for (i = 0; i < n; i++) {
         const tpos *p = &pos[i];
         tbb b = t_bitboards(p);
-        fathom_result w = fathom_probe_wdl(inst, b.white, b.black, b.kings, b.queens,
-                                           b.rooks, b.bishops, b.knights, b.pawns,
-                                           (unsigned)p->ep, p->turn, NULL);
+        fathom_board board = t_board(p);
+        fathom_result w = fathom_probe_wdl(inst, &board, NULL);
         unsigned fw = tb_probe_wdl(b.white, b.black, b.kings, b.queens, b.rooks,
                                    b.bishops, b.knights, b.pawns, 0, 0,
                                    (unsigned)p->ep, p->turn != 0);
@@ -121,9 +121,7 @@ int main(int argc, char **argv)
             fail(p, "tb_probe_root with castling must fail", 0, -1);
 
         /* Root probe: the facade against the instance and the legal moves. */
-        status = fathom_probe_root(inst, b.white, b.black, b.kings, b.queens, b.rooks,
-                                   b.bishops, b.knights, b.pawns, (unsigned)p->ep,
-                                   p->turn, 0, fm, &count, &rwdl, &rdtz, &rprec, NULL);
+        status = fathom_probe_root(inst, &board, fm, &count, &rwdl, &rdtz, &rprec, NULL);
         fr = tb_probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops,
                            b.knights, b.pawns, 0, 0, (unsigned)p->ep, p->turn != 0,
                            results);

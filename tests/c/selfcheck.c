@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "fathom_helpers.h"
-#include "tchess.h"
+#include "tboard.h"
 
 typedef struct value {
     int ok;      /* 0: the probe failed */
@@ -81,7 +81,7 @@ static void describe(const tpos *p, char *buf)
 /* The lean probes (no kings, small results) answer as the full ones. */
 static long LEAN_BAD;
 
-static void check_lean(const tpos *p, const tbb *b, fathom_result w, fathom_result d)
+static void check_lean(const tpos *p, const fathom_board *b, fathom_result w, fathom_result d)
 {
     int32_t lw = fathom_probe_wdl_lean(TB, b->white, b->black, b->queens, b->rooks,
                                        b->bishops, b->knights, b->pawns,
@@ -107,20 +107,16 @@ static void check_lean(const tpos *p, const tbb *b, fathom_result w, fathom_resu
 static value probe(const tpos *p)
 {
     value v;
-    tbb b = t_bitboards(p);
-    fathom_result w = fathom_probe_wdl(TB, b.white, b.black, b.kings, b.queens,
-                                       b.rooks, b.bishops, b.knights, b.pawns,
-                                       (unsigned)p->ep, p->turn, NULL);
-    fathom_result d = fathom_probe_dtz(TB, b.white, b.black, b.kings, b.queens,
-                                       b.rooks, b.bishops, b.knights, b.pawns,
-                                       (unsigned)p->ep, p->turn, NULL);
+    fathom_board board = t_board(p);
+    fathom_result w = fathom_probe_wdl(TB, &board, NULL);
+    fathom_result d = fathom_probe_dtz(TB, &board, NULL);
     v.ok = FATHOM_RESULT_STATUS(w) == FATHOM_OK && FATHOM_RESULT_STATUS(d) == FATHOM_OK;
     v.wdl = FATHOM_RESULT_VALUE(w);
     v.dtz = FATHOM_RESULT_VALUE(d);
     v.precise = FATHOM_RESULT_PRECISE(d);
     v.status = FATHOM_RESULT_STATUS(w) != FATHOM_OK ? FATHOM_RESULT_STATUS(w)
                                                     : FATHOM_RESULT_STATUS(d);
-    check_lean(p, &b, w, d);
+    check_lean(p, &board, w, d);
     return v;
 }
 

@@ -18,10 +18,11 @@
 
 #include "fathom.h"
 #include "positions_c.h"
+#include "tboard.h"
 
 static const char *DIR_;
 static tpos *POS;
-static tbb *BB;
+static fathom_board *BB;
 static int NPOS;
 
 typedef struct worker {
@@ -36,13 +37,8 @@ static int START_WAITING, START_GO;
 
 static void probe_one(fathom_tb *tb, int i, fathom_result *w, fathom_result *d)
 {
-    const tbb *b = &BB[i];
-    *w = fathom_probe_wdl(tb, b->white, b->black, b->kings, b->queens, b->rooks,
-                          b->bishops, b->knights, b->pawns, (unsigned)POS[i].ep,
-                          POS[i].turn, NULL);
-    *d = fathom_probe_dtz(tb, b->white, b->black, b->kings, b->queens, b->rooks,
-                          b->bishops, b->knights, b->pawns, (unsigned)POS[i].ep,
-                          POS[i].turn, NULL);
+    *w = fathom_probe_wdl(tb, &BB[i], NULL);
+    *d = fathom_probe_dtz(tb, &BB[i], NULL);
 }
 
 static void *run(void *arg)
@@ -94,7 +90,7 @@ int main(int argc, char **argv)
     if (!BB || !ref_w || !ref_d)
         return 2;
     for (i = 0; i < NPOS; i++)
-        BB[i] = t_bitboards(&POS[i]);
+        BB[i] = t_board(&POS[i]);
 
     /* Serial reference. */
     tb = open_cold();

@@ -91,26 +91,20 @@ static int fuzz_probe_all(fathom_tb *tb, const fuzz_pos *p, int with_root)
 {
     fathom_detail d;
     int ok = 0;
-    fathom_result r = fathom_probe_wdl(tb, p->white, p->black, p->kings,
-                                       p->queens, p->rooks, p->bishops,
-                                       p->knights, p->pawns, p->ep, p->turn, &d);
+    /* An ep past the board stays one (64): the probes refuse it. */
+    fathom_board board = {p->white, p->black, p->kings, p->queens,
+                          p->rooks, p->bishops, p->knights, p->pawns,
+                          (uint8_t)(p->ep > 63 ? 64 : p->ep), (uint8_t)p->turn, 0, 0, 1};
+    fathom_result r = fathom_probe_wdl(tb, &board, &d);
     ok += FATHOM_RESULT_STATUS(r) == FATHOM_OK;
-    r = fathom_probe_dtz(tb, p->white, p->black, p->kings, p->queens, p->rooks,
-                         p->bishops, p->knights, p->pawns, p->ep, p->turn, &d);
+    r = fathom_probe_dtz(tb, &board, &d);
     ok += FATHOM_RESULT_STATUS(r) == FATHOM_OK;
     if (with_root) {
         static fathom_root_move moves[FATHOM_MAX_MOVES];
         unsigned count;
         int wdl, dtz, precise;
-        fathom_probe_root(tb, p->white, p->black, p->kings, p->queens,
-                          p->rooks, p->bishops, p->knights, p->pawns, p->ep,
-                          p->turn, 0, moves, &count, &wdl, &dtz, &precise, &d);
-        fathom_probe_root_wdl(tb, p->white, p->black, p->kings, p->queens,
-                              p->rooks, p->bishops, p->knights, p->pawns,
-                              p->ep, p->turn, moves, &count, &wdl, &d);
-        fathom_board board = {p->white, p->black, p->kings, p->queens,
-                              p->rooks, p->bishops, p->knights, p->pawns,
-                              (uint8_t)p->ep, (uint8_t)p->turn, 0, 0, 1};
+        fathom_probe_root(tb, &board, moves, &count, &wdl, &dtz, &precise, &d);
+        fathom_probe_root_wdl(tb, &board, moves, &count, &wdl, &d);
         fathom_best best;
         fathom_best_move(tb, &board, p->white & 1 ? 7 : 0, &best, &d);
     }

@@ -165,24 +165,30 @@ static void make_positions(int per_table)
         NPOS += place_ep(&rng, &POS[NPOS]);
 }
 
+static fathom_board board_of(const pos *p)
+{
+    fathom_board b = {p->bb[0], p->bb[1], p->bb[2], p->bb[3], p->bb[4], p->bb[5],
+                      p->bb[6], p->bb[7], (uint8_t)p->ep, (uint8_t)p->turn, 0, 0, 1};
+    return b;
+}
+
 static fathom_result wdl_of(fathom_tb *tb, const pos *p)
 {
-    return fathom_probe_wdl(tb, p->bb[0], p->bb[1], p->bb[2], p->bb[3], p->bb[4],
-                            p->bb[5], p->bb[6], p->bb[7], p->ep, p->turn, NULL);
+    fathom_board b = board_of(p);
+    return fathom_probe_wdl(tb, &b, NULL);
 }
 
 static fathom_result dtz_of(fathom_tb *tb, const pos *p)
 {
-    return fathom_probe_dtz(tb, p->bb[0], p->bb[1], p->bb[2], p->bb[3], p->bb[4],
-                            p->bb[5], p->bb[6], p->bb[7], p->ep, p->turn, NULL);
+    fathom_board b = board_of(p);
+    return fathom_probe_dtz(tb, &b, NULL);
 }
 
 static void root_of(fathom_tb *tb, const pos *p, root_ref *out)
 {
+    fathom_board b = board_of(p);
     memset(out, 0, sizeof *out);
-    out->status = fathom_probe_root(tb, p->bb[0], p->bb[1], p->bb[2], p->bb[3],
-                                    p->bb[4], p->bb[5], p->bb[6], p->bb[7], p->ep,
-                                    p->turn, 0, out->moves, &out->count, &out->wdl,
+    out->status = fathom_probe_root(tb, &b, out->moves, &out->count, &out->wdl,
                                     &out->dtz, &out->precise, NULL);
 }
 
