@@ -335,7 +335,7 @@ def probe_root(handle: Handle, white: int, black: int, kings: int, queens: int,
 
 
 def _board(white: int, black: int, kings: int, queens: int, rooks: int, bishops: int,
-           knights: int, pawns: int, ep: int, turn: bool, halfmove: int) -> Any:
+           knights: int, pawns: int, ep: int, turn: int, halfmove: int) -> Any:
     """A ``fathom_board`` without castling rights, as the probes of
     ``fathom.h`` and the helpers of ``fathom_helpers.h`` take a position
     (any clock past 100 plies means the same)."""
