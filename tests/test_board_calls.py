@@ -282,6 +282,13 @@ def test_pin_holds_exactly_one_reference(syzygy_dir: Path) -> None:
     for _ in range(1000):
         ll.board_wdl(pinned, *_args(KQK))
     assert sys.getrefcount(handle) == before + 1
+    # The checked form keeps no reference to the board or its class either.
+    castling = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    counts = [sys.getrefcount(x) for x in (KQK, castling, chess.Board)]
+    for _ in range(1000):
+        ll.board_wdl(pinned, *_args(KQK), 0, KQK, chess.Board)
+        ll.board_dtz(pinned, *_args(castling), castling.castling_rights, castling, chess.Board)
+    assert [sys.getrefcount(x) for x in (KQK, castling, chess.Board)] == counts
     del pinned
     assert sys.getrefcount(handle) == before
     tb.close()

@@ -24,6 +24,13 @@
  * for milliseconds, do release it).  Measured: a probe_wdl(board) 6,700 ->
  * 4,360 instructions, 1.6 -> 0.9 us on the benchmark's boards.
  *
+ * Tablebase's probes call the checked form (13 arguments), which also tests
+ * the board's castling rights and type, the test that cost their Python
+ * method about 290 instructions.  The board's attributes themselves are
+ * read in Python, not here: CPython's specialized attribute loads cost
+ * about 35 instructions each, PyObject_GetAttr about 210 (measured: see
+ * benchmarks/README.md, "Where the time goes").
+ *
  * Everything else (batch, root, table registration, the rest of the Fathom
  * facade) stays on cffi; build_ffi.py compiles this file into the same
  * module and declares pyfathom_board_calls_install(), which
@@ -175,9 +182,8 @@ static int board_is_plain(PyObject *const *extra, int *plain)
  * as the core answers a NULL instance);
  * ep_square: None or a square; turn: anything with a truth value.
  * The checked form (13 arguments, Tablebase's probes) answers
- * BOARD_UNCHECKED, without probing, unless castling_rights is 0 and
- * type(board) is variant: those two tests cost a Python method about 290
- * instructions of its 4,430 (callgrind, CPython 3.11), and about 60 here. */
+ * BOARD_UNCHECKED, without probing, unless castling_rights is false and
+ * type(board) is variant exactly. */
 static PyObject *call_lean(lean_probe probe, const char *name,
                            PyObject *const *args, Py_ssize_t nargs)
 {
@@ -257,8 +263,9 @@ static PyMethodDef board_calls[] = {
      "pin(owner, address): the capsule the board probes take as instance."},
     {"board_wdl", (PyCFunction)(void (*)(void))board_wdl, METH_FASTCALL,
      "fathom_probe_wdl_lean over Python ints: (instance, white, black, queens, "
-     "rooks, bishops, knights, pawns, ep_square, turn) -> wdl + 2 or "
-     "FATHOM_LEAN_FAILED + status."},
+     "rooks, bishops, knights, pawns, ep_square, turn[, castling_rights, board, "
+     "variant]) -> wdl + 2 or FATHOM_LEAN_FAILED + status; with the last three, "
+     "BOARD_UNCHECKED unless type(board) is variant and not castling_rights."},
     {"board_dtz", (PyCFunction)(void (*)(void))board_dtz, METH_FASTCALL,
      "fathom_probe_dtz_lean over Python ints, arguments as board_wdl -> "
      "dtz * 2 + precise or FATHOM_LEAN_FAILED + status."},
@@ -274,9 +281,9 @@ static PyMethodDef board_calls[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Adds pin, board_wdl, board_dtz and tb_probe_wdl to the module pyfathom._core (this
- * file is compiled into it).  Called through cffi, which has released the
- * GIL: it takes it back for the duration.  Returns 1 on success, 0 if the
+/* Adds pin, board_wdl, board_dtz, tb_probe_wdl and BOARD_UNCHECKED to the
+ * module pyfathom._core (this file is compiled into it).  Called through
+ * cffi, which has released the GIL: it takes it back for the duration.  Returns 1 on success, 0 if the
  * module could not be found or extended (pyfathom._lowlevel then fails its
  * import). */
 int pyfathom_board_calls_install(void)
