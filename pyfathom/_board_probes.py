@@ -20,6 +20,7 @@ _T = TypeVar("_T")
 _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
 _board_wdl = _ll.board_wdl
 _board_dtz = _ll.board_dtz
+_UNCHECKED = _ll.BOARD_UNCHECKED
 _WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
 """WDL members indexed by value + 2 (no enum lookup on the hot path)."""
 _LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
@@ -83,7 +84,30 @@ class BoardProbes:
             dtz, fen, status, occ[1], occ[0], board.kings, board.queens, board.rooks,
             board.bishops, board.knights, board.pawns, board.ep_square or 0, board.turn)
 
+    def _checked_or_failed(self, probe: _ll.ProbeFn, board: chess.Board, r: int) -> int:
+        """The failure branch of :meth:`probe_wdl`, :meth:`probe_dtz` and
+        :meth:`probe`: ``r`` is what their checked call of ``probe``
+        (:data:`_board_wdl` or :data:`_board_dtz`) answered, below
+        LEAN_FAILURE_BOUND.  A board the call left to Python (castling
+        rights, or a type other than :attr:`variant`) raises unless it is a
+        subclass that plays the tablebase's game, which is then probed
+        without the check; a failed probe raises."""
+        if r == _UNCHECKED:
+            self._check_supported(board)
+            occ = board.occupied_co
+            r = probe(self._pinned, occ[1], occ[0], board.queens, board.rooks,
+                      board.bishops, board.knights, board.pawns, board.ep_square, board.turn)
+            if r >= _FAILED_BELOW:
+                return r
+        self._fail(probe is _board_dtz, board, r - _ll.LEAN_FAILED)
+
     # ---- per-position probes (the hot path: one foreign call each) --------
+    # The board's attributes are read here, not in C: CPython 3.11's
+    # specialized attribute loads cost about 35 instructions each, a C
+    # PyObject_GetAttr on a python-chess board about 210 (a C call that read
+    # the board itself took 5,150 instructions per probe_wdl against these
+    # methods' 4,430, callgrind on bench_python's boards).  The C call checks
+    # castling rights and type(board) (the checked form of board_wdl).
 
     def probe_wdl(self, board: chess.Board) -> WDL:
         """Win/draw/loss of ``board`` for the side to move.
@@ -119,14 +143,12 @@ class BoardProbes:
             an invalid board, :class:`~pyfathom.CorruptTableError`
             (:exc:`OSError`) for a damaged file.
         """
-        if board.castling_rights or type(board) is not self.variant:
-            self._check_supported(board)
         occ = board.occupied_co
         r = _board_wdl(self._pinned, occ[1], occ[0], board.queens, board.rooks,
-                       board.bishops, board.knights, board.pawns,
-                       board.ep_square, board.turn)
+                       board.bishops, board.knights, board.pawns, board.ep_square,
+                       board.turn, board.castling_rights, board, self.variant)
         if r < _FAILED_BELOW:
-            self._fail(False, board, r - _ll.LEAN_FAILED)
+            r = self._checked_or_failed(_board_wdl, board, r)
         return _WDLS[r]
 
     def probe_dtz(self, board: chess.Board) -> int:
@@ -157,14 +179,12 @@ class BoardProbes:
         :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
             instead of the :exc:`KeyError` s.
         """
-        if board.castling_rights or type(board) is not self.variant:
-            self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
-                       board.bishops, board.knights, board.pawns,
-                       board.ep_square, board.turn)
+                       board.bishops, board.knights, board.pawns, board.ep_square,
+                       board.turn, board.castling_rights, board, self.variant)
         if r < _FAILED_BELOW:
-            self._fail(True, board, r - _ll.LEAN_FAILED)
+            r = self._checked_or_failed(_board_dtz, board, r)
         return r >> 1
 
     def probe(self, board: chess.Board) -> Probe:
@@ -180,14 +200,12 @@ class BoardProbes:
 
         :raises: as :meth:`probe_dtz`.
         """
-        if board.castling_rights or type(board) is not self.variant:
-            self._check_supported(board)
         occ = board.occupied_co
         r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
-                       board.bishops, board.knights, board.pawns,
-                       board.ep_square, board.turn)
+                       board.bishops, board.knights, board.pawns, board.ep_square,
+                       board.turn, board.castling_rights, board, self.variant)
         if r < _FAILED_BELOW:
-            self._fail(True, board, r - _ll.LEAN_FAILED)
+            r = self._checked_or_failed(_board_dtz, board, r)
         dtz = r >> 1
         # The WDL follows from the DTZ (python-chess's table, see probe_dtz).
         if dtz > 0:

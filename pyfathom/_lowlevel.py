@@ -98,11 +98,18 @@ FATHOM_ERR_ARGUMENT)."""
 board_wdl: ProbeFn = getattr(_core, "board_wdl")
 """``board_wdl(pinned, white, black, queens, rooks, bishops, knights, pawns,
 ep_square, turn)`` -> wdl + 2, or LEAN_FAILED + status (``fathom_probe_wdl_lean``;
-``ep_square`` may be None; FATHOM_ERR_ARGUMENT for ``pinned`` None)."""
+``ep_square`` may be None; FATHOM_ERR_ARGUMENT for ``pinned`` None).
+The checked form, ``board_wdl(..., turn, castling_rights, board, variant)``,
+answers :data:`BOARD_UNCHECKED` without probing unless ``type(board) is
+variant`` and ``castling_rights`` is false (Tablebase's probes)."""
 
 board_dtz: ProbeFn = getattr(_core, "board_dtz")
-"""``board_dtz``, same arguments -> dtz * 2 + precise, or LEAN_FAILED + status
-(``fathom_probe_dtz_lean``)."""
+"""``board_dtz``, same arguments (both forms) -> dtz * 2 + precise, or
+LEAN_FAILED + status (``fathom_probe_dtz_lean``)."""
+
+BOARD_UNCHECKED: int = getattr(_core, "BOARD_UNCHECKED")
+"""What a checked board_wdl / board_dtz answers for a board left to Python:
+below LEAN_FAILED + any status."""
 
 fathom_tb_probe_wdl: ProbeFn = getattr(_core, "tb_probe_wdl")
 """Fathom's ``tb_probe_wdl`` on the default instance of ``tbprobe.h``, the

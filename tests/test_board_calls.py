@@ -140,12 +140,94 @@ def test_a_bitboard_that_is_no_int_is_a_type_error(tablebase: Any, bad: object) 
 def test_the_argument_count_is_checked(tablebase: Any) -> None:
     args = _args(KQK)
     for call, name in ((ll.board_wdl, "board_wdl"), (ll.board_dtz, "board_dtz")):
-        with pytest.raises(TypeError, match=rf"{name}\(\) takes 10 arguments \(9 given\)"):
+        with pytest.raises(TypeError, match=rf"{name}\(\) takes 10 or 13 arguments \(9 given\)"):
             call(tablebase._pinned, *args[:-1])
-        with pytest.raises(TypeError, match=r"takes 10 arguments \(11 given\)"):
-            call(tablebase._pinned, *args, 0)
+        for extra in (1, 2, 4):
+            with pytest.raises(TypeError, match=rf"takes 10 or 13 arguments \({10 + extra} given\)"):
+                call(tablebase._pinned, *args, *[0] * extra)
     with pytest.raises(TypeError, match=r"pin\(\) takes 2 arguments"):
         ll._core.pin(tablebase._h)
+
+
+def test_the_checked_form_probes_only_plain_boards(tablebase: Any) -> None:
+    """board_wdl / board_dtz(..., castling_rights, board, variant), as
+    Tablebase's probes call them: the probe's answer when type(board) is
+    variant exactly and castling_rights is false (0, or anything false);
+    BOARD_UNCHECKED, with nothing probed, for castling rights, a subclass,
+    another variant's board or another object; the instance is still
+    checked first, and castling_rights read for its truth value."""
+    import chess.variant
+
+    class Subclass(chess.Board):
+        pass
+
+    pinned, args = tablebase._pinned, _args(KQK)
+    unchecked = ll.BOARD_UNCHECKED
+    assert unchecked < ll.LEAN_FAILED < ll.LEAN_FAILURE_BOUND
+    for call in (ll.board_wdl, ll.board_dtz):
+        answer = call(pinned, *args)
+        assert answer >= ll.LEAN_FAILURE_BOUND
+        for castling in (0, False, None, ""):
+            assert call(pinned, *args, castling, KQK, chess.Board) == answer
+        assert call(None, *args, 0, KQK, chess.Board) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
+        for castling, board, variant in (
+                (chess.BB_H1, KQK, chess.Board), (1, KQK, chess.Board),
+                (0, Subclass(KQK.fen()), chess.Board), (0, KQK, Subclass),
+                (0, chess.variant.AtomicBoard(KQK.fen()), chess.Board),
+                (0, KQK.fen(), chess.Board), (0, KQK, None)):
+            assert call(pinned, *args, castling, board, variant) == unchecked, (castling, board)
+        # Unchecked boards are not probed: not even their bitboards are read.
+        assert call(pinned, "x", *args[1:], 1, KQK, chess.Board) == unchecked
+        with pytest.raises(TypeError):
+            call(pinned, "x", *args[1:], 0, KQK, chess.Board)
+        with pytest.raises(ValueError, match="invalid PyCapsule"):
+            call("tb", *args, 1, KQK, chess.Board)
+
+        class NoTruth:
+            def __bool__(self) -> bool:
+                raise ZeroDivisionError("no truth value")
+
+        with pytest.raises(ZeroDivisionError, match="no truth value"):
+            call(pinned, *args, NoTruth(), KQK, chess.Board)
+
+
+def test_probes_of_boards_left_to_python(tablebase: Any) -> None:
+    """What the checked call leaves to Python gives what it gave before the
+    check moved into C: a subclass is probed (and answers as its base
+    class), castling rights and another variant's board raise, named; an
+    attribute that is no int is a TypeError; eight pieces and an invalid
+    board raise as ever (a closed tablebase: test_a_pinned_instance_outlives_close)."""
+    import chess.variant
+
+    class Subclass(chess.Board):
+        pass
+
+    fen = "8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"
+    board, sub = chess.Board(fen), Subclass(fen)
+    assert tablebase.probe_wdl(sub) == tablebase.probe_wdl(board) == pyfathom.WDL.LOSS
+    assert tablebase.probe_dtz(sub) == tablebase.probe_dtz(board) == -53
+    assert tablebase.probe(sub) == tablebase.probe(board)
+    castling = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe):
+        for b in (castling, Subclass(castling.fen())):
+            with pytest.raises(pyfathom.CastlingRightsError, match="castling rights: 4k3/"):
+                probe(b)
+        with pytest.raises(pyfathom.UnsupportedPositionError,
+                           match="tables for standard chess, probed with atomic"):
+            probe(chess.variant.AtomicBoard(fen))
+        with pytest.raises(pyfathom.TooManyPiecesError, match="up to 7 pieces, not 8"):
+            probe(chess.Board("4k3/pppp4/8/8/8/8/PP6/4K3 w - - 0 1"))
+        with pytest.raises(pyfathom.InvalidPositionError, match="invalid position"):
+            probe(chess.Board("8/8/8/8/8/2k5/8/K1k4Q w - - 0 1"))
+        odd = chess.Board(fen)
+        odd.queens = "none"  # type: ignore[assignment]
+        with pytest.raises(TypeError):
+            probe(odd)
+        sub.pawns = 1.5  # type: ignore[assignment]
+        with pytest.raises(TypeError):
+            probe(sub)
+        sub.pawns = 0
+    assert tablebase.get_wdl(castling) is None and tablebase.get_dtz(castling, 7) == 7
 
 
 def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
@@ -200,6 +282,13 @@ def test_pin_holds_exactly_one_reference(syzygy_dir: Path) -> None:
     for _ in range(1000):
         ll.board_wdl(pinned, *_args(KQK))
     assert sys.getrefcount(handle) == before + 1
+    # The checked form keeps no reference to the board or its class either.
+    castling = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    counts = [sys.getrefcount(x) for x in (KQK, castling, chess.Board)]
+    for _ in range(1000):
+        ll.board_wdl(pinned, *_args(KQK), 0, KQK, chess.Board)
+        ll.board_dtz(pinned, *_args(castling), castling.castling_rights, castling, chess.Board)
+    assert [sys.getrefcount(x) for x in (KQK, castling, chess.Board)] == counts
     del pinned
     assert sys.getrefcount(handle) == before
     tb.close()

@@ -24,6 +24,13 @@
  * for milliseconds, do release it).  Measured: a probe_wdl(board) 6,700 ->
  * 4,360 instructions, 1.6 -> 0.9 us on the benchmark's boards.
  *
+ * Tablebase's probes call the checked form (13 arguments), which also tests
+ * the board's castling rights and type, the test that cost their Python
+ * method about 290 instructions.  The board's attributes themselves are
+ * read in Python, not here: CPython's specialized attribute loads cost
+ * about 35 instructions each, PyObject_GetAttr about 210 (measured: see
+ * benchmarks/README.md, "Where the time goes").
+ *
  * Everything else (batch, root, table registration, the rest of the Fathom
  * facade) stays on cffi; build_ffi.py compiles this file into the same
  * module and declares pyfathom_board_calls_install(), which
@@ -145,21 +152,58 @@ static int read_turn(PyObject *value, int *out)
     return *out >= 0;
 }
 
+/* What a checked call (below) answers for a board the Tablebase method must
+ * look at in Python first: castling rights, or a type other than the
+ * tablebase's board class (a subclass, or another variant).  Below
+ * FATHOM_LEAN_FAILED, so apart from every status, and exported to Python as
+ * BOARD_UNCHECKED. */
+#define BOARD_UNCHECKED (FATHOM_LEAN_FAILED - 1)
+
+enum { LEAN_ARGUMENTS = 10, CHECKED_ARGUMENTS = 13 };
+
+/* A checked call's three last arguments (castling_rights, board, variant):
+ * *plain = 1 if the board may be probed as its bitboards say, tested as the
+ * Python methods tested it (type(board) is variant and not castling_rights,
+ * by its truth value). */
+static int board_is_plain(PyObject *const *extra, int *plain)
+{
+    *plain = 0;
+    if ((PyObject *)Py_TYPE(extra[1]) != extra[2])
+        return 1;
+    int castling = PyObject_IsTrue(extra[0]);
+    *plain = castling == 0;
+    return castling >= 0;
+}
+
 /* probe(instance, white, black, queens, rooks, bishops, knights, pawns,
- *       ep_square, turn) -> the lean result (see fathom.h).
+ *       ep_square, turn[, castling_rights, board, variant]) -> the lean
+ * result (see fathom.h).
  * instance: a capsule from pin(), or None (answered FATHOM_ERR_ARGUMENT,
  * as the core answers a NULL instance);
- * ep_square: None or a square; turn: anything with a truth value. */
+ * ep_square: None or a square; turn: anything with a truth value.
+ * The checked form (13 arguments, Tablebase's probes) answers
+ * BOARD_UNCHECKED, without probing, unless castling_rights is false and
+ * type(board) is variant exactly. */
 static PyObject *call_lean(lean_probe probe, const char *name,
                            PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!check_count(name, nargs, 10))
+    if (nargs != LEAN_ARGUMENTS && nargs != CHECKED_ARGUMENTS) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d or %d arguments (%zd given)", name,
+                     LEAN_ARGUMENTS, CHECKED_ARGUMENTS, nargs);
         return NULL;
+    }
     fathom_tb *tb = NULL;
     if (args[0] != Py_None) {
         tb = (fathom_tb *)PyCapsule_GetPointer(args[0], instance_capsule);
         if (tb == NULL)
             return NULL;
+    }
+    if (nargs == CHECKED_ARGUMENTS) {
+        int plain;
+        if (!board_is_plain(args + LEAN_ARGUMENTS, &plain))
+            return NULL;
+        if (!plain)
+            return PyLong_FromLong(BOARD_UNCHECKED);
     }
     uint64_t bitboards[7];
     for (int i = 0; i < 7; i++)
@@ -219,8 +263,9 @@ static PyMethodDef board_calls[] = {
      "pin(owner, address): the capsule the board probes take as instance."},
     {"board_wdl", (PyCFunction)(void (*)(void))board_wdl, METH_FASTCALL,
      "fathom_probe_wdl_lean over Python ints: (instance, white, black, queens, "
-     "rooks, bishops, knights, pawns, ep_square, turn) -> wdl + 2 or "
-     "FATHOM_LEAN_FAILED + status."},
+     "rooks, bishops, knights, pawns, ep_square, turn[, castling_rights, board, "
+     "variant]) -> wdl + 2 or FATHOM_LEAN_FAILED + status; with the last three, "
+     "BOARD_UNCHECKED unless type(board) is variant and not castling_rights."},
     {"board_dtz", (PyCFunction)(void (*)(void))board_dtz, METH_FASTCALL,
      "fathom_probe_dtz_lean over Python ints, arguments as board_wdl -> "
      "dtz * 2 + precise or FATHOM_LEAN_FAILED + status."},
@@ -236,9 +281,9 @@ static PyMethodDef board_calls[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Adds pin, board_wdl, board_dtz and tb_probe_wdl to the module pyfathom._core (this
- * file is compiled into it).  Called through cffi, which has released the
- * GIL: it takes it back for the duration.  Returns 1 on success, 0 if the
+/* Adds pin, board_wdl, board_dtz, tb_probe_wdl and BOARD_UNCHECKED to the
+ * module pyfathom._core (this file is compiled into it).  Called through
+ * cffi, which has released the GIL: it takes it back for the duration.  Returns 1 on success, 0 if the
  * module could not be found or extended (pyfathom._lowlevel then fails its
  * import). */
 int pyfathom_board_calls_install(void)
@@ -247,7 +292,7 @@ int pyfathom_board_calls_install(void)
     int ok = 0;
     PyObject *module = PyImport_ImportModule("pyfathom._core");
     if (module != NULL) {
-        ok = 1;
+        ok = PyModule_AddIntConstant(module, "BOARD_UNCHECKED", BOARD_UNCHECKED) == 0;
         for (PyMethodDef *def = board_calls; ok && def->ml_name != NULL; def++) {
             PyObject *function = PyCFunction_New(def, NULL);
             ok = function != NULL && PyModule_AddObjectRef(module, def->ml_name, function) == 0;
