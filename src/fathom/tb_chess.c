@@ -90,13 +90,15 @@ static int stop_at_first(void *ctx, tb_move m)
 int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves)
 {
     tb_move_list list = {moves, 0};
-    tb_movegen(pos, which, TB_ORDER_FATHOM, 0, leaves_king_safe, tb_move_list_append, &list);
+    tb_movegen(pos, which, MOVEGEN_ORDER_FATHOM, 0, leaves_king_safe, tb_move_list_append,
+               &list);
     return list.count;
 }
 
 int tb_has_legal(const tb_pos *pos, unsigned which)
 {
-    return tb_movegen(pos, which, TB_ORDER_FATHOM, 0, leaves_king_safe, stop_at_first, NULL);
+    return tb_movegen(pos, which, MOVEGEN_ORDER_FATHOM, 0, leaves_king_safe, stop_at_first,
+                      NULL);
 }
 
 int tb_is_checkmate(const tb_pos *pos)
@@ -118,8 +120,7 @@ static uint64_t line_through(int a, int b)
     return 0;
 }
 
-/* python-chess's notion of a valid en-passant square for this position. */
-static int ep_square_is_valid(const tb_pos *pos, unsigned ep)
+int tb_ep_square_valid(const tb_pos *pos, unsigned ep)
 {
     if (ep > 63)
         return 0;
@@ -140,23 +141,11 @@ int tb_pos_pieces_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                                  uint64_t bishops, uint64_t knights, uint64_t pawns,
                                  int turn)
 {
-    uint64_t occ = white | black;
-    if (white & black)
-        return 0;
-    /* Every occupied square in exactly one piece mask. */
-    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
-    uint64_t seen = 0, twice = 0;
-    for (int i = 0; i < 6; i++) {
-        twice |= seen & masks[i];
-        seen |= masks[i];
-    }
-    if (twice || seen != occ)
+    if (!tb_pieces_partition(white, black, kings, queens, rooks, bishops, knights, pawns))
         return 0;
     uint64_t white_king = kings & white, black_king = kings & black;
     if (!white_king || (white_king & (white_king - 1)) || !black_king ||
         (black_king & (black_king - 1)))
-        return 0;
-    if (pawns & (TB_RANK_1 | TB_RANK_8))
         return 0;
 
     tb_pos_set(pos, white, black, kings, queens, rooks, bishops, knights, pawns, turn);
@@ -175,7 +164,7 @@ int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
 
     int ep_valid = 0;
     if (ep != 0) {
-        if (!ep_square_is_valid(pos, ep))
+        if (!tb_ep_square_valid(pos, ep))
             return 0;
         ep_valid = 1;
         pos->ep = (uint8_t)ep;

@@ -23,17 +23,14 @@
  * and where the tables are incomplete that order decides which answers a
  * set gives, so neither may change:
  *
- *   TB_ORDER_FATHOM        Fathom's generator: knights, bishops, rooks,
- *                          queens, kings, each from the lowest square up, to
- *                          the lowest target first; then each pawn from the
- *                          lowest up with its captures, en passant, single
- *                          and double push (the Fathom facade's results
- *                          array is in this order);
- *   TB_ORDER_PYTHON_CHESS  python-chess's generate_pseudo_legal_moves:
- *                          pieces from the highest square down, each to its
- *                          highest target first; then every pawn's captures,
- *                          every single push, every double push, every en
- *                          passant, each from the highest pawn down.
+ *   MOVEGEN_ORDER_FATHOM: Fathom's generator: knights, bishops, rooks,
+ *     queens, kings, each from the lowest square up, to the lowest target
+ *     first; then each pawn from the lowest up with its captures, en
+ *     passant, single and double push (the order of tb_gen_legal);
+ *   MOVEGEN_ORDER_PYTHON_CHESS: python-chess's generate_pseudo_legal_moves:
+ *     pieces from the highest square down, each to its highest target
+ *     first; then every pawn's captures, every single push, every double
+ *     push, every en passant, each from the highest pawn down.
  *
  * Promotions come as queen, rook, bishop, knight in both (python-chess's
  * antichess puts the king before the queen).
@@ -44,7 +41,7 @@
 #include "tb_chess.h"
 #include "tb_internal.h"
 
-enum { TB_ORDER_FATHOM = 0, TB_ORDER_PYTHON_CHESS = 1 };
+enum { MOVEGEN_ORDER_FATHOM = 0, MOVEGEN_ORDER_PYTHON_CHESS = 1 };
 
 /* A move's legality in pos; must not depend on m.promo, which is asked
  * once for all promotions of a pawn move. */
@@ -76,7 +73,7 @@ static inline int tb_move_list_append(void *ctx, tb_move m)
 TB_ALWAYS_INLINE int movegen_pop(uint64_t *rest, int order)
 {
     int sq;
-    if (order == TB_ORDER_PYTHON_CHESS) {
+    if (order == MOVEGEN_ORDER_PYTHON_CHESS) {
         sq = tb_msb(*rest);
         *rest ^= 1ULL << sq;
     } else {
@@ -84,17 +81,6 @@ TB_ALWAYS_INLINE int movegen_pop(uint64_t *rest, int order)
         *rest &= *rest - 1;
     }
     return sq;
-}
-
-TB_ALWAYS_INLINE uint64_t movegen_piece_attacks(int type, int from, uint64_t occ)
-{
-    switch (type) {
-    case TB_KNIGHT: return bb_knight_attacks(from);
-    case TB_BISHOP: return bb_bishop_attacks(from, occ);
-    case TB_ROOK: return bb_rook_attacks(from, occ);
-    case TB_QUEEN: return bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ);
-    default: return bb_king_attacks(from);
-    }
 }
 
 /* The type of the (non-pawn) piece on sq. */
@@ -142,7 +128,7 @@ TB_ALWAYS_INLINE int movegen_piece(const tb_pos *pos, int from, int type, uint64
 {
     uint64_t theirs = pos->color[!pos->turn];
     uint64_t occ = pos->color[0] | pos->color[1];
-    for (uint64_t rest = movegen_piece_attacks(type, from, occ) & targets; rest;) {
+    for (uint64_t rest = bb_piece_attacks(type, from, occ) & targets; rest;) {
         int to = movegen_pop(&rest, order);
         tb_move m = {(uint8_t)from, (uint8_t)to, (uint8_t)type, 0,
                      (uint8_t)((theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0)};
@@ -212,7 +198,7 @@ TB_ALWAYS_INLINE int tb_movegen(const tb_pos *pos, unsigned which, int order,
     if (which & TB_GEN_PIECE_QUIETS)
         targets |= ~(mine | theirs);
 
-    if (targets && order == TB_ORDER_FATHOM) {
+    if (targets && order == MOVEGEN_ORDER_FATHOM) {
         for (int type = TB_KNIGHT; type <= TB_KING; type++)
             for (uint64_t rest = mine & pos->type[type]; rest;)
                 if (movegen_piece(pos, movegen_pop(&rest, order), type, targets, order,
@@ -231,7 +217,7 @@ TB_ALWAYS_INLINE int tb_movegen(const tb_pos *pos, unsigned which, int order,
     if (which & TB_GEN_PAWN_PUSHES)
         kinds |= MOVEGEN_SINGLE_PUSH | MOVEGEN_DOUBLE_PUSH;
     uint64_t pawns = mine & pos->type[TB_PAWN];
-    if (order == TB_ORDER_FATHOM) {
+    if (order == MOVEGEN_ORDER_FATHOM) {
         for (uint64_t rest = pawns; rest;)
             if (movegen_pawn(pos, movegen_pop(&rest, order), kinds, order, king_promotions,
                              keep, emit, ctx))

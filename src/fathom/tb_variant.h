@@ -86,8 +86,6 @@ TB_INTERNAL int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         int turn);
-/* python-chess's notion of a valid en-passant square for pos. */
-TB_INTERNAL int tb_variant_ep_valid(const tb_pos *pos, unsigned ep);
 
 /* The moves of the side to move of the kinds in `which` (TB_GEN_*) that
  * keep allows (NULL: every pseudo-legal move), in python-chess's order,

@@ -82,7 +82,7 @@ int tb_antichess_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
     if (tb_popcount(white) > 16 || tb_popcount(black) > 16)
         return 0;
     if (ep != 0) {
-        if (!tb_variant_ep_valid(pos, ep))
+        if (!tb_ep_square_valid(pos, ep))
             return 0;
         pos->ep = (uint8_t)ep;
     }

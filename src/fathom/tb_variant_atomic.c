@@ -125,7 +125,7 @@ int tb_atomic_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
         return 0;
     if (ep == 0)
         return 1;
-    if (!tb_variant_ep_valid(pos, ep))
+    if (!tb_ep_square_valid(pos, ep))
         return 0;
     pos->ep = (uint8_t)ep;
 

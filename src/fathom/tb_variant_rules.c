@@ -18,7 +18,7 @@ int tb_variant_gen(const tb_pos *pos, unsigned which, int king_promotions,
                    tb_move_keep keep, tb_move *moves)
 {
     tb_move_list list = {moves, 0};
-    tb_movegen(pos, which, TB_ORDER_PYTHON_CHESS, king_promotions, keep,
+    tb_movegen(pos, which, MOVEGEN_ORDER_PYTHON_CHESS, king_promotions, keep,
                tb_move_list_append, &list);
     return list.count;
 }
@@ -28,36 +28,13 @@ int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         int turn)
 {
-    uint64_t occ = white | black;
-    if ((white & black) || !occ)
-        return 0;
-    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
-    uint64_t seen = 0, twice = 0;
-    for (int i = 0; i < 6; i++) {
-        twice |= seen & masks[i];
-        seen |= masks[i];
-    }
-    if (twice || seen != occ || (pawns & (TB_RANK_1 | TB_RANK_8)))
+    if (!(white | black) ||
+        !tb_pieces_partition(white, black, kings, queens, rooks, bishops, knights, pawns))
         return 0;
     if (tb_popcount(pawns & white) > 8 || tb_popcount(pawns & black) > 8)
         return 0;
     tb_pos_set(pos, white, black, kings, queens, rooks, bishops, knights, pawns, turn);
     return 1;
-}
-
-int tb_variant_ep_valid(const tb_pos *pos, unsigned ep)
-{
-    if (ep > 63)
-        return 0;
-    int white = pos->turn == TB_WHITE;
-    if ((int)(ep >> 3) != (white ? 5 : 2))
-        return 0;
-    uint64_t occ = pos->color[0] | pos->color[1];
-    uint64_t target = 1ULL << ep;
-    uint64_t pushed = white ? target >> 8 : target << 8;
-    uint64_t origin = white ? target << 8 : target >> 8;
-    return (pos->type[TB_PAWN] & pos->color[!pos->turn] & pushed) &&
-           !(occ & target) && !(occ & origin);
 }
 
 int tb_variant_pos_from_bitboards(int variant, tb_pos *pos, uint64_t white,
