@@ -273,14 +273,15 @@ static inline int tb_pieces_partition(uint64_t white, uint64_t black, uint64_t k
                                       uint64_t queens, uint64_t rooks, uint64_t bishops,
                                       uint64_t knights, uint64_t pawns)
 {
+    if (white & black)
+        return 0;
     const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
     uint64_t seen = 0, twice = 0;
     for (int i = 0; i < 6; i++) {
         twice |= seen & masks[i];
         seen |= masks[i];
     }
-    return !(white & black) && !twice && seen == (white | black) &&
-           !(pawns & (TB_RANK_1 | TB_RANK_8));
+    return !twice && seen == (white | black) && !(pawns & (TB_RANK_1 | TB_RANK_8));
 }
 
 /* python-chess's notion of a valid en-passant square for pos, in every
