@@ -1,7 +1,8 @@
 /*
  * tb_chess.h - the chess the prober needs: bitboards, attacks, legal move
- * generation (captures, en passant, promotions), making moves, and the
- * validity rules python-chess applies to a board.
+ * generation (captures, en passant, promotions; the generator itself, shared
+ * with the variants, is tb_movegen.h), making moves, and the validity rules
+ * python-chess applies to a board.
  *
  * Squares: 0 = a1 ... 63 = h8.  Colours and piece types use python-chess's
  * numbers so that no table of conversions sits between the two:
