@@ -1,13 +1,13 @@
 /*
- * tb_chess.c - move generation and position validity for the prober.
- *
- * Positions in tablebases hold at most seven pieces, so the generator
- * favours simplicity: pseudo-legal moves are made on a copy and kept when
- * the mover's king is not attacked afterwards.
+ * tb_chess.c - standard chess's legal moves (the one generator of
+ * tb_movegen.h, kept where the mover's king is safe), making moves, and
+ * position validity for the prober.
  */
 #include "tb_chess.h"
 
 #include <string.h>
+
+#include "tb_movegen.h"
 
 static int king_square(const tb_pos *pos, int color)
 {
@@ -77,120 +77,6 @@ static int leaves_king_safe(const tb_pos *pos, tb_move m)
              (straight && (bb_rook_attacks(king, occ) & straight)));
 }
 
-/*
- * Shared generator: calls `emit` for each legal move of the selected kinds
- * and stops early when it returns nonzero.  Both the move list and the
- * "is there any" question use it, so there is one generator.
- */
-typedef int (*emit_fn)(void *ctx, tb_move m);
-
-static int add_promotions_or_move(const tb_pos *pos, tb_move m, emit_fn emit,
-                                  void *ctx)
-{
-    if ((1ULL << m.to) & (TB_RANK_1 | TB_RANK_8)) {
-        static const uint8_t promotions[4] = {TB_QUEEN, TB_ROOK, TB_BISHOP,
-                                              TB_KNIGHT};
-        if (!leaves_king_safe(pos, m))
-            return 0;
-        for (int i = 0; i < 4; i++) {
-            m.promo = promotions[i];
-            if (emit(ctx, m))
-                return 1;
-        }
-        return 0;
-    }
-    return leaves_king_safe(pos, m) && emit(ctx, m);
-}
-
-static int generate(const tb_pos *pos, unsigned which, emit_fn emit, void *ctx)
-{
-    int us = pos->turn;
-    uint64_t mine = pos->color[us], theirs = pos->color[!us];
-    uint64_t occ = mine | theirs;
-    uint64_t targets = 0;
-    if (which & TB_GEN_CAPTURES)
-        targets |= theirs;
-    if (which & TB_GEN_PIECE_QUIETS)
-        targets |= ~occ;
-
-    if (targets) {
-        for (int type = TB_KNIGHT; type <= TB_KING; type++) {
-            for (uint64_t pieces = mine & pos->type[type]; pieces;
-                 pieces &= pieces - 1) {
-                int from = bb_lsb(pieces);
-                uint64_t att;
-                switch (type) {
-                case TB_KNIGHT: att = bb_knight_attacks(from); break;
-                case TB_BISHOP: att = bb_bishop_attacks(from, occ); break;
-                case TB_ROOK: att = bb_rook_attacks(from, occ); break;
-                case TB_QUEEN:
-                    att = bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ);
-                    break;
-                default: att = bb_king_attacks(from); break;
-                }
-                for (att &= targets; att; att &= att - 1) {
-                    int to = bb_lsb(att);
-                    tb_move m = {(uint8_t)from, (uint8_t)to, (uint8_t)type, 0,
-                                 (uint8_t)((theirs >> to) & 1 ? TB_MOVE_CAPTURE : 0)};
-                    if (leaves_king_safe(pos, m) && emit(ctx, m))
-                        return 1;
-                }
-            }
-        }
-    }
-
-    for (uint64_t pawns = mine & pos->type[TB_PAWN]; pawns; pawns &= pawns - 1) {
-        int from = bb_lsb(pawns);
-        if (which & TB_GEN_CAPTURES) {
-            for (uint64_t att = bb_pawn_attacks(from, us) & theirs; att;
-                 att &= att - 1) {
-                tb_move m = {(uint8_t)from, (uint8_t)bb_lsb(att), TB_PAWN, 0,
-                             TB_MOVE_CAPTURE | TB_MOVE_PAWN};
-                if (add_promotions_or_move(pos, m, emit, ctx))
-                    return 1;
-            }
-        }
-        if ((which & TB_GEN_EP) && pos->ep &&
-            (bb_pawn_attacks(from, us) & (1ULL << pos->ep))) {
-            tb_move m = {(uint8_t)from, pos->ep, TB_PAWN, 0,
-                         TB_MOVE_CAPTURE | TB_MOVE_PAWN | TB_MOVE_EP};
-            if (leaves_king_safe(pos, m) && emit(ctx, m))
-                return 1;
-        }
-        if (which & TB_GEN_PAWN_PUSHES) {
-            int step = us == TB_WHITE ? 8 : -8;
-            int one = from + step;
-            if (one < 0 || one > 63 || (occ >> one) & 1)
-                continue;
-            tb_move m = {(uint8_t)from, (uint8_t)one, TB_PAWN, 0, TB_MOVE_PAWN};
-            if (add_promotions_or_move(pos, m, emit, ctx))
-                return 1;
-            int start_rank = us == TB_WHITE ? 1 : 6;
-            int two = one + step;
-            if ((from >> 3) == start_rank && !((occ >> two) & 1)) {
-                tb_move d = {(uint8_t)from, (uint8_t)two, TB_PAWN, 0,
-                             TB_MOVE_PAWN | TB_MOVE_DOUBLE};
-                if (leaves_king_safe(pos, d) && emit(ctx, d))
-                    return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-typedef struct move_list {
-    tb_move *moves;
-    int count;
-} move_list;
-
-static int append_move(void *ctx, tb_move m)
-{
-    move_list *list = (move_list *)ctx;
-    if (list->count < TB_MAX_LEGAL)
-        list->moves[list->count++] = m;
-    return 0;
-}
-
 static int stop_at_first(void *ctx, tb_move m)
 {
     (void)ctx;
@@ -198,16 +84,21 @@ static int stop_at_first(void *ctx, tb_move m)
     return 1;
 }
 
+/* The one generator (tb_movegen.h) in Fathom's order, king safety as the
+ * filter: both the move list and "is there any" compile it with constant
+ * parameters, so every call in it is direct. */
 int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves)
 {
-    move_list list = {moves, 0};
-    generate(pos, which, append_move, &list);
+    tb_move_list list = {moves, 0};
+    tb_movegen(pos, which, MOVEGEN_ORDER_FATHOM, 0, leaves_king_safe, tb_move_list_append,
+               &list);
     return list.count;
 }
 
 int tb_has_legal(const tb_pos *pos, unsigned which)
 {
-    return generate(pos, which, stop_at_first, NULL);
+    return tb_movegen(pos, which, MOVEGEN_ORDER_FATHOM, 0, leaves_king_safe, stop_at_first,
+                      NULL);
 }
 
 int tb_is_checkmate(const tb_pos *pos)
@@ -229,8 +120,7 @@ static uint64_t line_through(int a, int b)
     return 0;
 }
 
-/* python-chess's notion of a valid en-passant square for this position. */
-static int ep_square_is_valid(const tb_pos *pos, unsigned ep)
+int tb_ep_square_valid(const tb_pos *pos, unsigned ep)
 {
     if (ep > 63)
         return 0;
@@ -251,23 +141,11 @@ int tb_pos_pieces_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
                                  uint64_t bishops, uint64_t knights, uint64_t pawns,
                                  int turn)
 {
-    uint64_t occ = white | black;
-    if (white & black)
-        return 0;
-    /* Every occupied square in exactly one piece mask. */
-    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
-    uint64_t seen = 0, twice = 0;
-    for (int i = 0; i < 6; i++) {
-        twice |= seen & masks[i];
-        seen |= masks[i];
-    }
-    if (twice || seen != occ)
+    if (!tb_pieces_partition(white, black, kings, queens, rooks, bishops, knights, pawns))
         return 0;
     uint64_t white_king = kings & white, black_king = kings & black;
     if (!white_king || (white_king & (white_king - 1)) || !black_king ||
         (black_king & (black_king - 1)))
-        return 0;
-    if (pawns & (TB_RANK_1 | TB_RANK_8))
         return 0;
 
     tb_pos_set(pos, white, black, kings, queens, rooks, bishops, knights, pawns, turn);
@@ -286,7 +164,7 @@ int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
 
     int ep_valid = 0;
     if (ep != 0) {
-        if (!ep_square_is_valid(pos, ep))
+        if (!tb_ep_square_valid(pos, ep))
             return 0;
         ep_valid = 1;
         pos->ep = (uint8_t)ep;

@@ -1,7 +1,8 @@
 /*
  * tb_chess.h - the chess the prober needs: bitboards, attacks, legal move
- * generation (captures, en passant, promotions), making moves, and the
- * validity rules python-chess applies to a board.
+ * generation (captures, en passant, promotions; the generator itself, shared
+ * with the variants, is tb_movegen.h), making moves, and the validity rules
+ * python-chess applies to a board.
  *
  * Squares: 0 = a1 ... 63 = h8.  Colours and piece types use python-chess's
  * numbers so that no table of conversions sits between the two:
@@ -195,6 +196,18 @@ static inline uint64_t bb_rook_attacks(int sq, uint64_t occ)
            tb_rank_attacks(occ, sq);
 }
 
+/* The squares a piece of `type` (knight to king) on sq attacks. */
+static inline uint64_t bb_piece_attacks(int type, int sq, uint64_t occ)
+{
+    switch (type) {
+    case TB_KNIGHT: return bb_knight_attacks(sq);
+    case TB_BISHOP: return bb_bishop_attacks(sq, occ);
+    case TB_ROOK: return bb_rook_attacks(sq, occ);
+    case TB_QUEEN: return bb_bishop_attacks(sq, occ) | bb_rook_attacks(sq, occ);
+    default: return bb_king_attacks(sq);
+    }
+}
+
 /* The lines through sq on an empty board (the square itself excluded):
  * a slider off them cannot attack sq, whatever stands between. */
 static inline uint64_t bb_diagonal_rays(int sq)
@@ -254,6 +267,28 @@ static inline void tb_pos_set(tb_pos *pos, uint64_t white, uint64_t black,
     pos->type[TB_KING] = kings;
     pos->turn = turn ? TB_WHITE : TB_BLACK;
 }
+
+/* The checks every game's validity starts with: disjoint colours, every
+ * occupied square in exactly one piece mask, no pawn on rank 1 or 8. */
+static inline int tb_pieces_partition(uint64_t white, uint64_t black, uint64_t kings,
+                                      uint64_t queens, uint64_t rooks, uint64_t bishops,
+                                      uint64_t knights, uint64_t pawns)
+{
+    if (white & black)
+        return 0;
+    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
+    uint64_t seen = 0, twice = 0;
+    for (int i = 0; i < 6; i++) {
+        twice |= seen & masks[i];
+        seen |= masks[i];
+    }
+    return !twice && seen == (white | black) && !(pawns & (TB_RANK_1 | TB_RANK_8));
+}
+
+/* python-chess's notion of a valid en-passant square for pos, in every
+ * game: on the mover's sixth rank and empty, an enemy pawn just past it,
+ * and the square that pawn came from empty. */
+TB_INTERNAL int tb_ep_square_valid(const tb_pos *pos, unsigned ep);
 
 /*
  * The first half of tb_pos_from_bitboards: disjoint masks, every occupied

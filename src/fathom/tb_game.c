@@ -307,17 +307,6 @@ static int san_castling(const char *t, size_t n)
     return 0;
 }
 
-static uint64_t game_attacks(int type, int sq, uint64_t occ)
-{
-    switch (type) {
-    case TB_KNIGHT: return bb_knight_attacks(sq);
-    case TB_BISHOP: return bb_bishop_attacks(sq, occ);
-    case TB_ROOK: return bb_rook_attacks(sq, occ);
-    case TB_QUEEN: return bb_bishop_attacks(sq, occ) | bb_rook_attacks(sq, occ);
-    default: return bb_king_attacks(sq);
-    }
-}
-
 typedef struct game_matches {
     int count;
     game_move move;
@@ -374,7 +363,7 @@ static int game_resolve_san(const game_state *g, const game_san *s, game_move *o
         uint64_t movers = from_mask & ours & p->type[s->piece];
         for (; movers; movers &= movers - 1) {
             int from = bb_lsb(movers);
-            if (!(game_attacks(s->piece, from, occ) & to_mask))
+            if (!(bb_piece_attacks(s->piece, from, occ) & to_mask))
                 continue;
             tb_move m = {(uint8_t)from, (uint8_t)s->to, (uint8_t)s->piece, 0,
                          (uint8_t)(theirs & to_mask ? TB_MOVE_CAPTURE : 0)};

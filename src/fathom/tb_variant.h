@@ -6,10 +6,11 @@
  *                           suffixes, magic numbers, index constants;
  *   tb_variant_atomic.c,    the rules probing needs (move generation,
  *   tb_variant_antichess.c  making moves, when the game is over, validity);
- *   tb_variant_rules.c      the move generator both families share, and
- *                           each variant's rules table for the one search
- *                           (tb_search.h), python-chess 1.11.2's algorithm
- *                           for variants (chess.syzygy).
+ *   tb_variant_rules.c      the move generator (tb_movegen.h) in the order
+ *                           both families share, and each variant's rules
+ *                           table for the one search (tb_search.h),
+ *                           python-chess 1.11.2's algorithm for variants
+ *                           (chess.syzygy).
  */
 #ifndef PYFATHOM_TB_VARIANT_H
 #define PYFATHOM_TB_VARIANT_H
@@ -18,6 +19,7 @@
 #include "tb_chess.h"
 #include "tb_instance.h"
 #include "tb_internal.h"
+#include "tb_movegen.h"
 #include "tb_search.h"
 
 /* ---- file format (tb_variant_format.c) ----------------------------------- */
@@ -84,13 +86,13 @@ TB_INTERNAL int tb_variant_fill_pos(tb_pos *pos, uint64_t white, uint64_t black,
                         uint64_t kings, uint64_t queens, uint64_t rooks,
                         uint64_t bishops, uint64_t knights, uint64_t pawns,
                         int turn);
-/* python-chess's notion of a valid en-passant square for pos. */
-TB_INTERNAL int tb_variant_ep_valid(const tb_pos *pos, unsigned ep);
 
-/* Pseudo-legal moves of the side to move, shared by both families
- * (king_promotions: antichess may promote to a king). */
-TB_INTERNAL int tb_variant_pseudo_legal(const tb_pos *pos, int king_promotions,
-                            tb_move *moves);
+/* The moves of the side to move of the kinds in `which` (TB_GEN_*) that
+ * keep allows (NULL: every pseudo-legal move), in python-chess's order,
+ * shared by both families (king_promotions: antichess may promote to a
+ * king).  RETURN: the count. */
+TB_INTERNAL int tb_variant_gen(const tb_pos *pos, unsigned which, int king_promotions,
+                               tb_move_keep keep, tb_move *moves);
 
 /* ---- positions and rules tables (tb_variant_rules.c) -------------------- */
 

@@ -20,11 +20,16 @@ static int variant_end(const tb_pos *pos)
 /* Pseudo-legal captures of the side to move, en passant included. */
 static int pseudo_captures(const tb_pos *pos, tb_move *moves)
 {
-    tb_move all[TB_MAX_LEGAL];
-    int n = tb_variant_pseudo_legal(pos, 1, all), count = 0;
+    return tb_variant_gen(pos, TB_GEN_CAPTURES | TB_GEN_EP, 1, NULL, moves);
+}
+
+/* The moves of moves[0..n) whose from and to squares lie in the masks. */
+static int within(tb_move *moves, int n, uint64_t from_mask, uint64_t to_mask)
+{
+    int count = 0;
     for (int i = 0; i < n; i++)
-        if (all[i].flags & TB_MOVE_CAPTURE)
-            moves[count++] = all[i];
+        if (((from_mask >> moves[i].from) & 1) && ((to_mask >> moves[i].to) & 1))
+            moves[count++] = moves[i];
     return count;
 }
 
@@ -33,21 +38,12 @@ int tb_antichess_gen_legal(const tb_pos *pos, uint64_t from_mask,
 {
     if (variant_end(pos))
         return 0;
-    tb_move all[TB_MAX_LEGAL];
-    int n = tb_variant_pseudo_legal(pos, 1, all), count = 0, captures = 0;
-    for (int i = 0; i < n; i++) {
-        if (!(all[i].flags & TB_MOVE_CAPTURE))
-            continue;
-        captures++;
-        if (((from_mask >> all[i].from) & 1) && ((to_mask >> all[i].to) & 1))
-            moves[count++] = all[i];
-    }
-    if (captures)
-        return count;
-    for (int i = 0; i < n; i++)
-        if (((from_mask >> all[i].from) & 1) && ((to_mask >> all[i].to) & 1))
-            moves[count++] = all[i];
-    return count;
+    /* The generator's order is one: the captures alone come out in the
+     * order they have among all moves. */
+    int n = pseudo_captures(pos, moves);
+    if (!n)
+        n = tb_variant_gen(pos, TB_GEN_PAWN_PUSHES | TB_GEN_PIECE_QUIETS, 1, NULL, moves);
+    return within(moves, n, from_mask, to_mask);
 }
 
 int tb_antichess_gen_captures(const tb_pos *pos, tb_move *moves)
@@ -86,7 +82,7 @@ int tb_antichess_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
     if (tb_popcount(white) > 16 || tb_popcount(black) > 16)
         return 0;
     if (ep != 0) {
-        if (!tb_variant_ep_valid(pos, ep))
+        if (!tb_ep_square_valid(pos, ep))
             return 0;
         pos->ep = (uint8_t)ep;
     }

@@ -77,44 +77,27 @@ static int is_legal(const tb_pos *pos, tb_move m)
     return king_attackers(&child, pos->turn) == 0;
 }
 
-static unsigned kind_of(tb_move m)
-{
-    if (m.flags & TB_MOVE_EP)
-        return TB_GEN_EP;
-    if (m.flags & TB_MOVE_CAPTURE)
-        return TB_GEN_CAPTURES;
-    return m.piece == TB_PAWN ? TB_GEN_PAWN_PUSHES : TB_GEN_PIECE_QUIETS;
-}
-
 int tb_atomic_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves)
 {
     if (tb_atomic_outcome(pos) != TB_VARIANT_GOING_ON)
         return 0;
-    tb_move all[TB_MAX_LEGAL];
-    int n = tb_variant_pseudo_legal(pos, 0, all), count = 0;
-    for (int i = 0; i < n; i++)
-        if ((kind_of(all[i]) & which) && is_legal(pos, all[i]))
-            moves[count++] = all[i];
-    return count;
+    return tb_variant_gen(pos, which, 0, is_legal, moves);
+}
+
+/* generate_legal_ep asks only "into check?": a king blown up by its own
+ * capture is not in check. */
+static int ep_not_into_check(const tb_pos *pos, tb_move m)
+{
+    tb_pos child;
+    tb_atomic_do_move(pos, m, &child);
+    return king_attackers(&child, pos->turn) == 0;
 }
 
 int tb_atomic_gen_ep(const tb_pos *pos, tb_move *moves)
 {
     if (!pos->ep || tb_atomic_outcome(pos) != TB_VARIANT_GOING_ON)
         return 0;
-    tb_move all[TB_MAX_LEGAL];
-    int n = tb_variant_pseudo_legal(pos, 0, all), count = 0;
-    for (int i = 0; i < n; i++) {
-        if (!(all[i].flags & TB_MOVE_EP))
-            continue;
-        tb_pos child;
-        tb_atomic_do_move(pos, all[i], &child);
-        /* generate_legal_ep asks only "into check?": a king blown up by
-         * its own capture is not in check. */
-        if (king_attackers(&child, pos->turn) == 0)
-            moves[count++] = all[i];
-    }
-    return count;
+    return tb_variant_gen(pos, TB_GEN_EP, 0, ep_not_into_check, moves);
 }
 
 int tb_atomic_is_checkmate(const tb_pos *pos)
@@ -142,7 +125,7 @@ int tb_atomic_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
         return 0;
     if (ep == 0)
         return 1;
-    if (!tb_variant_ep_valid(pos, ep))
+    if (!tb_ep_square_valid(pos, ep))
         return 0;
     pos->ep = (uint8_t)ep;
 
