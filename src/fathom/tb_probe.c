@@ -428,6 +428,11 @@ static int root_rank(int dtz, int precise, int rule50)
 #ifndef EDGE_WORK_BUDGET
 #define EDGE_WORK_BUDGET 3072
 #endif
+#ifdef EDGE_WORK_REPORT
+/* A test's hook (tests/test_root_edge_budget.py): told the work each
+ * settling search took, and its budget. */
+void EDGE_WORK_REPORT(unsigned long work, unsigned long budget);
+#endif
 
 /* Verdicts; EDGE_OPEN: a child on the edge again, to be searched. */
 enum { EDGE_NO = 0, EDGE_YES = 1, EDGE_UNKNOWN = 2, EDGE_OPEN = 3 };
@@ -672,6 +677,9 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
         m->wdl = (int8_t)wdl_with_clock((int)root->rule50, v);
         m->rank = root_rank(v, 1, (int)root->rule50);
     }
+#ifdef EDGE_WORK_REPORT
+    EDGE_WORK_REPORT(es.pr.reads + es.nodes, es.work_budget);
+#endif
 }
 
 /* The move part of a root move record. */
