@@ -412,18 +412,19 @@ static int root_rank(int dtz, int precise, int rule50)
  * one-ply DTZ searches of children whose table stores the other side), so
  * the search decodes through its own block memo (tb_table.h): a read in a
  * block it walked before goes on from there (32% fewer instructions on the
- * five slowest calls of benchmarks/bench_root.py).  The budget keeps the
- * worst root probe under 5 ms here (README, "Wins at the 50-move edge":
- * the multiple of a plain root probe it amounts to); unbounded, some edges
- * need millions of reads (KQvKR, KBBvK: seconds).  Past the budget, or
- * where a probe fails, a move stays uncertain as without the search, and
- * unsettled says so.  The budget is checked before every probe, so a
- * search overshoots it by at most one DTZ probe's reads.  The recursion is
- * at most the plies left deep (< 100), one move list (about 1.5 KB) on the
- * stack per level, plus the search's state (edge_search, about 64 KB: the
- * position memo and the block memo) for the whole search; nothing is
- * allocated, and ordinary root probes never get here.  Standard chess
- * only: variant instances rank as before.
+ * five slowest calls of benchmarks/bench_root.py).  With the budget the
+ * worst root probe there costs 4 to 5 plain root probes of its position in
+ * instructions, a few ms (README, "Wins at the 50-move edge", has the
+ * figures); unbounded, some edges need millions of reads (KQvKR, KBBvK:
+ * seconds).  Past the budget, or where a probe fails, a move stays
+ * uncertain as without the search, and unsettled says so.  The budget is
+ * checked before every probe, so a search overshoots it by at most one
+ * DTZ probe's reads (57 units at most on bench_root.py's positions).  The
+ * recursion is at most the plies left deep (< 100), one move list (about
+ * 1.5 KB) on the stack per level, plus the search's state (edge_search,
+ * about 80 KB: the position memo and the block memo) for the whole search;
+ * nothing is allocated, and ordinary root probes never get here.  Standard
+ * chess only: variant instances rank as before.
  */
 #ifndef EDGE_WORK_BUDGET
 #define EDGE_WORK_BUDGET 3072
