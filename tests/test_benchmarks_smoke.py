@@ -105,3 +105,14 @@ def test_bench_root_runs(syzygy_dir: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     res = json.loads(proc.stdout)["pyfathom"]
     assert res["positions"] == 200 and 0 < res["median_us"] <= res["worst_us"]
+
+
+@pytest.mark.plain_pass_only("times the C core's root probe through every caller")
+def test_bench_root_callers_runs(syzygy_dir: Path) -> None:
+    """bench_root_callers.py on the slowest 3 of 40 positions, one run each."""
+    proc = _run("bench_root_callers.py", "--positions", "40", "--slowest", "3",
+                "--repeats", "1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for caller in ("probe_root", "tb_probe_root", "tb_probe_root_dtz", "annotate_best",
+                   "mainline"):
+        assert any(line.startswith(caller + " ") for line in proc.stdout.splitlines()), caller

@@ -270,9 +270,12 @@ typedef struct fathom_root_move {
  * the winner force mate or a winning zeroing move in time, whatever the
  * loser does?): its dtz becomes exact, one ply longer than the table's if
  * not, and its wdl and rank follow.  The search is bounded by a budget of
- * table reads (EDGE_READ_BUDGET, 4,096, in tb_probe.c; a plain root probe
- * makes 10 to 600 on 3-5 pieces), so that no call costs more than a few
- * ms; a move it leaves open keeps its rounded value and has unsettled set.  moves must have room for FATHOM_MAX_MOVES entries; *count
+ * work (EDGE_WORK_BUDGET in tb_probe.c: 3,072 table reads and nodes
+ * searched, counted, so deterministic), the same for every root: on 3-5
+ * pieces at most about 5 times the most expensive plain root probe's
+ * instructions, a few ms (README, "Wins at the 50-move edge", has the
+ * figures); a move it leaves open keeps its rounded value and has
+ * unsettled set.  moves must have room for FATHOM_MAX_MOVES entries; *count
  * receives the number of legal moves (0: mate or stalemate).  *wdl and *dtz
  * receive the root position's WDL under the 50-move rule (from the board's
  * halfmove clock; its

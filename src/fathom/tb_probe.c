@@ -417,23 +417,36 @@ static int root_rank(int dtz, int precise, int rule50)
  * question unless the node sits on the edge again (rounded, DTZ == k), and
  * the search descends only through such nodes.
  *
- * Bounded, so that no root probe stalls a game: EDGE_READ_BUDGET table
- * reads (probe.reads: WDL and DTZ lookups, the searches' unit of work,
- * deterministic unlike time) for the whole search of one root probe.  A
- * read costs about 0.6 us here with its move generation, so the budget is
- * about 2.5 ms; a plain root probe makes 10 to 600 reads on 3-5 pieces
- * (benchmarks/bench_root.py has the figures).  Unbounded, some edges need
- * millions (KQvKR, KBBvK: seconds).  Past the budget, or where a probe
- * fails, a move stays uncertain as without the search, and unsettled says
- * so.  The budget is checked before every probe, so a search overshoots it
- * by at most one DTZ probe's reads.  The recursion is at most the plies
- * left deep (< 100), one move list (about 1.5 KB) on the stack per level,
- * plus a 32 KB memo for the whole search; nothing is allocated, and
- * ordinary root probes never get here.  Standard chess only: variant
- * instances rank as before.
+ * Bounded, so that no root probe stalls a game: EDGE_WORK_BUDGET units of
+ * work for the whole search of one root probe, a unit being a table read
+ * (probe.reads: WDL and DTZ lookups) or a node searched (its move
+ * generation and its children's memo lookups), counted, so deterministic
+ * unlike time.  Most of the time goes to the reads' Huffman decoding
+ * (callgrind: 77% of a call that ran out of budget, 80% of it inside the
+ * one-ply DTZ searches of children whose table stores the other side), so
+ * the search decodes through its own block memo (tb_table.h): a read in a
+ * block it walked before goes on from there (32% fewer instructions on the
+ * five slowest calls of benchmarks/bench_root.py).  With the budget the
+ * worst root probe there costs 4 to 5 plain root probes of its position in
+ * instructions, a few ms (README, "Wins at the 50-move edge", has the
+ * figures); unbounded, some edges need millions of reads (KQvKR, KBBvK:
+ * seconds).  Past the budget, or where a probe fails, a move stays
+ * uncertain as without the search, and unsettled says so.  The budget is
+ * checked before every probe, so a search overshoots it by at most one
+ * DTZ probe's reads (57 units at most on bench_root.py's positions).  The
+ * recursion is at most the plies left deep (< 100), one move list (about
+ * 1.5 KB) on the stack per level, plus the search's state (edge_search,
+ * about 80 KB: the position memo and the block memo) for the whole search;
+ * nothing is allocated, and ordinary root probes never get here.  Standard
+ * chess only: variant instances rank as before.
  */
-#ifndef EDGE_READ_BUDGET
-#define EDGE_READ_BUDGET 4096
+#ifndef EDGE_WORK_BUDGET
+#define EDGE_WORK_BUDGET 3072
+#endif
+#ifdef EDGE_WORK_REPORT
+/* A test's hook (tests/test_root_edge_budget.py): told the work each
+ * settling search took, and its budget. */
+void EDGE_WORK_REPORT(unsigned long work, unsigned long budget);
 #endif
 
 /* Verdicts; EDGE_OPEN: a child on the edge again, to be searched. */
@@ -459,10 +472,18 @@ typedef struct edge_memo {
 
 typedef struct edge_search {
     probe pr;       /* failures here do not fail the root probe */
-    unsigned long read_budget; /* table reads (pr.reads) the search may make */
+    unsigned long nodes;       /* nodes searched so far (edge_node_search) */
+    unsigned long work_budget; /* reads (pr.reads) + nodes the search may take */
+    tb_block_memo blocks;      /* pr.memo: where its decoding stopped, by block */
     uint16_t killer[101]; /* by plies left: 1 + (from << 6 | to), 0 none */
     edge_memo memo[1 << EDGE_MEMO_BITS];
 } edge_search;
+
+/* Has the search used up its budget of work? */
+static int edge_out_of_work(const edge_search *es)
+{
+    return es->pr.reads + es->nodes >= es->work_budget;
+}
 
 /* The memo slot of pos; *found says whether it holds pos, else it is
  * keyed for pos (and its old content dropped). */
@@ -501,7 +522,7 @@ static int edge_settle_child(edge_search *es, const tb_pos *child,
     if (child->rule50 == 0) {
         /* A zeroing move converts if it leaves an unconditional win. */
         int wdl;
-        if (es->pr.reads >= es->read_budget || probe_wdl(&es->pr, child, &wdl) != FATHOM_OK)
+        if (edge_out_of_work(es) || probe_wdl(&es->pr, child, &wdl) != FATHOM_OK)
             return EDGE_UNKNOWN;
         return wdl == (winner_moved ? -2 : 2) ? EDGE_YES : EDGE_NO;
     }
@@ -515,7 +536,7 @@ static int edge_settle_child(edge_search *es, const tb_pos *child,
      * it bounds is too long for this k as well. */
     if (found && slot->precise == EDGE_DTZ_BOUND && -slot->dtz <= k)
         found = 0;
-    if (!found && es->pr.reads >= es->read_budget) {
+    if (!found && edge_out_of_work(es)) {
         slot->pieces = 0;
         return EDGE_UNKNOWN;
     }
@@ -575,8 +596,9 @@ static int edge_node(edge_search *es, const tb_pos *pos, int winner_to_move,
 static int edge_node_search(edge_search *es, const tb_pos *pos,
                             int winner_to_move, int k)
 {
-    if (es->pr.reads >= es->read_budget || k < 0 || k > 100)
+    if (edge_out_of_work(es) || k < 0 || k > 100)
         return EDGE_UNKNOWN; /* k indexes killer[]: settle_edge_moves keeps it in range */
+    es->nodes++;
     tb_move moves[TB_MAX_LEGAL];
     uint8_t open[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_ALL, moves), n_open = 0, unknown = 0;
@@ -636,9 +658,12 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
     edge_search es;
     es.pr.tb = tb;
     memset(&es.pr.failure, 0, sizeof es.pr.failure);
-    es.pr.memo = NULL;
+    es.pr.memo = &es.blocks;
     es.pr.reads = 0;
-    es.read_budget = EDGE_READ_BUDGET;
+    es.pr.as_stored = 0;
+    es.nodes = 0;
+    es.work_budget = EDGE_WORK_BUDGET;
+    memset(&es.blocks, 0, sizeof es.blocks);
     memset(es.memo, 0, sizeof es.memo);
     memset(es.killer, 0, sizeof es.killer);
     tb_move legal[TB_MAX_LEGAL];
@@ -667,6 +692,9 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
         m->wdl = (int8_t)wdl_with_clock((int)root->rule50, v);
         m->rank = root_rank(v, 1, (int)root->rule50);
     }
+#ifdef EDGE_WORK_REPORT
+    EDGE_WORK_REPORT(es.pr.reads + es.nodes, es.work_budget);
+#endif
 }
 
 /* The move part of a root move record. */

@@ -21,11 +21,12 @@
 #include "tb_table.h"
 
 /* A probe in progress: the instance, where a failure came from, the
- * batch thread's decoding memo (NULL outside batches: tb_batch_sorted.c),
- * the table reads made so far (the unit of work the root probe's
- * 50-move-edge search is budgeted in: deterministic, unlike time), and
- * whose precise flag it reports (as_stored: lichess's, see
- * fathom_probe_dtz_as_stored and search_offer; 0: pyfathom's). */
+ * decoding memo (a batch thread's, tb_batch_sorted.c, or the root probe's
+ * 50-move-edge search's; NULL for single probes), the table reads made so
+ * far (with the nodes it searches, the unit of work that search is
+ * budgeted in: deterministic, unlike time), and whose precise flag it
+ * reports (as_stored: lichess's, see fathom_probe_dtz_as_stored and
+ * search_offer; 0: pyfathom's). */
 typedef struct probe {
     fathom_tb *tb;
     tb_failure failure;

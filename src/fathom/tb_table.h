@@ -256,8 +256,9 @@ TB_INTERNAL void tb_lone_table_close(tb_lone_table *lone);
  * over the 3-4-5-piece tables, two passes in table order: 959 M
  * instructions with 32 slots per stream, 825 M with these 1,024 per
  * block, 853 M with 256; the per-row loop takes 1,013 M).
- * 48 KB: a batch thread allocates one (tb_batch_sorted.c); single probes
- * pass NULL.  The results never depend on it: only how many codes are
+ * 48 KB: a batch thread allocates one (tb_batch_sorted.c), the root
+ * probe's 50-move-edge search keeps one on its stack (tb_probe.c); single
+ * probes pass NULL.  The results never depend on it: only how many codes are
  * walked.
  */
 #define TB_MEMO_SLOT_BITS 10

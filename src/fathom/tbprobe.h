@@ -34,9 +34,10 @@
  *    its WDL, rank and place follow, for the winner (only moves that win in
  *    time rank 1000) and for the loser (moves that reach the 50-move draw
  *    come first).  On the edge the root's WDL is its best move's.  The
- *    search is bounded by a budget of table reads (fathom.h), so that a
- *    root probe costs at most a few ms; past it a move keeps its rounded
- *    value.
+ *    search is bounded by a budget of work (3,072 table reads and nodes
+ *    searched, counted: deterministic; fathom.h), so that a root probe
+ *    costs at most a few ms, about 5 plain root probes of the costliest
+ *    5-piece roots; past it a move keeps its rounded value.
  *  - An en-passant square no pawn of the side to move can capture to is
  *    ignored, as Fathom ignores it (engines that set the square after every
  *    double push); an impossible one (wrong rank, no pawn that just moved
