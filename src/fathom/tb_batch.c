@@ -19,9 +19,14 @@
 typedef struct batch_work {
     tb_batch_rows rows;
     size_t n;
-    tb_atomic_size next_row; /* claimed with an atomic add (claim_rows) */
     size_t chunk;    /* rows per claim (batch_chunk) */
     int row_order;   /* FATHOM_BATCH_ROW_ORDER */
+    /* The one field written while the threads run, on a cache line of its
+     * own: a claim does not take the line the threads read the rows'
+     * arrays from away from them. */
+    char before[64];
+    tb_atomic_size next_row; /* claimed with an atomic add (claim_rows) */
+    char after[64];
 } batch_work;
 
 /* Row order: 64 rows, about 40 us of WDL probes or 400 us of DTZ probes, so
