@@ -69,7 +69,7 @@ TB_INTERNAL uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i);
 /* Rows one slice holds at most: the row's place fits the key's low
  * TB_SLICE_ROW_BITS bits.  The more rows a slice holds, the more of them
  * share a block (see tb_batch_sorted.c for what it gave). */
-#define TB_SLICE_ROW_BITS 18
+#define TB_SLICE_ROW_BITS 20
 #define TB_SLICE_ROWS ((size_t)1 << TB_SLICE_ROW_BITS)
 
 /* The streams a slice's deferred WDL reads go to, numbered from 1 in the
