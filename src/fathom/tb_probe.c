@@ -333,8 +333,8 @@ int tb_batch_wdl_begin(const tb_batch_rows *rows, size_t i, tb_block_memo *memo,
          * (a few rows in a hundred). */
         status = tb_chess_probe_wdl(&pr, &pos, &value);
     } else if (status == FATHOM_OK) {
-        tb_key key;
-        uint64_t size;
+        tb_key key = 0;
+        uint64_t size = 0;
         status = tb_chess_wdl_split(&pr, &pos, &value, &read->table, &key);
         if (status == FATHOM_OK && read->table) {
             if (tb_table_locate(read->table, &rows->tb->consts, &pos, key, &read->stream,

@@ -162,7 +162,7 @@ int tb_chess_wdl_split(probe *pr, const tb_pos *pos, int *wdl, const tb_table **
             *wdl = decided;
         return FATHOM_OK;
     }
-    tb_entry *e;
+    tb_entry *e = NULL;
     status = chess_wdl_entry(pr, pos, &e, key);
     if (status == FATHOM_OK)
         *table = &e->wdl.table;

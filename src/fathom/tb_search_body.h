@@ -44,8 +44,8 @@ static int SEARCH(table_wdl)(probe *pr, const tb_pos *pos, int *wdl)
 {
     if (RULE(pr, decided)(pos, wdl))
         return FATHOM_OK;
-    tb_key key;
-    tb_entry *e;
+    tb_key key = 0;
+    tb_entry *e = NULL;
     int status = SEARCH(wdl_entry)(pr, pos, &e, &key);
     if (status != FATHOM_OK)
         return status;
