@@ -4,10 +4,11 @@
  * per-position probe per row), and of a plain C loop of per-position
  * probes, over one position file, in alternated rounds.
  *
- *   bench_batch TABLE_DIRS POSITIONS_FILE [ROUNDS] [BATCH_ROWS]
+ *   bench_batch TABLE_DIRS POSITIONS_FILE [ROUNDS] [BATCH_ROWS] [KINDS]
  *
- * POSITIONS_FILE as bench_core.c reads it.  BATCH_ROWS (default: all)
- * cuts the rows into batches of that many rows, one call each.  Each round
+ * POSITIONS_FILE as bench_core.c reads it.  BATCH_ROWS (default, or 0:
+ * all) cuts the rows into batches of that many rows, one call each.
+ * KINDS: wdl, dtz or both (the default).  Each round
  * times every (probe, method, threads) once, one pass over all rows, in an
  * order reversed every other round; printed per measure:
  *
@@ -115,7 +116,8 @@ int main(int argc, char **argv)
     fathom_tb *tb = NULL;
     unsigned found = 0;
     if (argc < 3 || rounds < 1 || rounds > 64) {
-        fprintf(stderr, "usage: %s TABLE_DIRS POSITIONS_FILE [ROUNDS] [BATCH_ROWS]\n", argv[0]);
+        fprintf(stderr, "usage: %s TABLE_DIRS POSITIONS_FILE [ROUNDS] [BATCH_ROWS] [KINDS]\n",
+                argv[0]);
         return 2;
     }
     if (!read_rows(argv[2], &r)) {
@@ -128,9 +130,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "no tables in %s\n", argv[1]);
         return 2;
     }
+    const char *kinds = argc > 5 ? argv[5] : "both";
+    int first_kind = strcmp(kinds, "dtz") == 0, last_kind = strcmp(kinds, "wdl") == 0 ? 0 : 1;
+    if (strcmp(kinds, "wdl") && strcmp(kinds, "dtz") && strcmp(kinds, "both")) {
+        fprintf(stderr, "KINDS is wdl, dtz or both, not %s\n", kinds);
+        return 2;
+    }
     measure ms[2 * (1 + 2 * 2)];
     int nm = 0;
-    for (int dtz = 0; dtz < 2; dtz++) {
+    for (int dtz = first_kind; dtz <= last_kind; dtz++) {
         ms[nm++] = (measure){dtz, LOOP, 1, {0}};
         for (unsigned t = 1; t <= 2; t++)
             for (int method = ROW_ORDER; method <= TABLE_ORDER; method++)
@@ -167,6 +175,25 @@ int main(int argc, char **argv)
             m->rate[round] = (double)r.n / (now() - t0);
         }
     printf("positions %zu batch_rows %zu tables %u rounds %d\n", r.n, batch, found, rounds);
+    /* Ratios paired within each round (the two rates of a ratio were
+     * measured next to each other, so a load change between rounds
+     * moves both). ms per kind: loop, row order t1, table order t1, row
+     * order t2, table order t2. */
+    static const struct { const char *name; int num, den; } pairs[] = {
+        {"table_order_t1_over_c_loop", 2, 0},
+        {"table_order_t1_over_row_order_t1", 2, 1},
+        {"table_order_t2_over_t1", 4, 2},
+        {"row_order_t2_over_t1", 3, 1},
+    };
+    for (int b = 0; b < nm; b += 5)
+        for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+            double ratio[64];
+            for (int round = 0; round < rounds; round++)
+                ratio[round] = ms[b + pairs[p].num].rate[round] / ms[b + pairs[p].den].rate[round];
+            qsort(ratio, (size_t)rounds, sizeof(double), cmp_double);
+            printf("%s_paired_%s median %.3f min %.3f max %.3f\n", ms[b].dtz ? "dtz" : "wdl",
+                   pairs[p].name, ratio[rounds / 2], ratio[0], ratio[rounds - 1]);
+        }
     for (int i = 0; i < nm; i++) {
         qsort(ms[i].rate, (size_t)rounds, sizeof(double), cmp_double);
         printf("%s_%s_t%u median %.0f min %.0f max %.0f\n", ms[i].dtz ? "dtz" : "wdl",

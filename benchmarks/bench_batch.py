@@ -1,6 +1,7 @@
 """Batch probes in table order against row order and a per-position C loop.
 
-    python benchmarks/bench_batch.py [--positions N] [--rounds R] [--json]
+    python benchmarks/bench_batch.py [--positions N] [--rounds R] [--kinds wdl|dtz|both]
+                                     [--sets random,random_10k,games] [--json]
 
 Three sets of rows, each timed by bench_batch.c (C only, no Python): rows
 per second of ``fathom_probe_batch`` in table order (the default), in row
@@ -16,6 +17,14 @@ range over R alternated rounds (one pass over all rows each):
 * ``games``: the positions ``pyfathom annotate`` probes in the games of
   bench_annotate.py's PGN (benchmarks/bin/games-*.pgn, 2,000 games: about
   13,000 positions), in one batch.
+
+Besides the medians, ratios paired within each round (``*_paired_*``:
+the two rates of a ratio measured next to each other).  The 1-thread vs
+2-thread figure of the table-order path on its own, in one command:
+
+    python benchmarks/bench_batch.py --sets random --kinds wdl
+
+(``wdl_paired_table_order_t2_over_t1``; ``--kinds dtz`` for DTZ).
 
 Target (issue 29): table order >= 2x the per-position C loop, one thread,
 on ``random``; two threads >= 1.8x one thread.
@@ -40,9 +49,10 @@ from support.positions import ALL_TABLES  # noqa: E402  (tests/, put on the path
 TABLES_5 = common.SYZYGY5
 
 
-def run(dirs: str, positions: Path, rounds: int, batch: int = 0) -> dict[str, Any]:
+def run(dirs: str, positions: Path, rounds: int, batch: int = 0,
+        kinds: str = "both") -> dict[str, Any]:
     exe = common.build_bench_core("bench_batch")
-    out = subprocess.run([str(exe), dirs, str(positions), str(rounds), str(batch)],
+    out = subprocess.run([str(exe), dirs, str(positions), str(rounds), str(batch), kinds],
                          capture_output=True, text=True)
     if out.returncode not in (0, 1):
         raise SystemExit(out.stderr.strip() or f"bench_batch failed ({out.returncode})")
@@ -78,6 +88,8 @@ def games_positions(games: int, limit: int) -> Path:
 def ratios(res: dict[str, Any]) -> dict[str, float]:
     r: dict[str, float] = {}
     for kind in ("wdl", "dtz"):
+        if f"{kind}_c_loop_t1" not in res:
+            continue
         loop = res[f"{kind}_c_loop_t1"]["median"]
         for t in (1, 2):
             table = res[f"{kind}_batch_table_order_t{t}"]["median"]
@@ -98,30 +110,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tables", type=Path, default=None, help="3-4-piece tables")
     parser.add_argument("--tables5", type=Path, default=TABLES_5)
+    parser.add_argument("--kinds", choices=("wdl", "dtz", "both"), default="both")
+    parser.add_argument("--sets", default="random,random_10k,games")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    sets = [name for name in args.sets.split(",") if name]
+    if any(name not in ("random", "random_10k", "games") for name in sets):
+        parser.error("--sets takes random, random_10k, games")
     tables = args.tables or common.default_tables()
     keys5 = sorted(p.stem for p in args.tables5.glob("*.rtbw")) if args.tables5.is_dir() else []
     dirs = ":".join(str(d) for d in [tables, *([args.tables5] if keys5 else [])])
     pos = common.make_positions(common.BIN / f"positions-batch-{args.positions}.txt",
                                 args.positions, keys=ALL_TABLES + keys5)
     results: dict[str, Any] = {"tables5": keys5}
-    for name, path, batch in (("random", pos, 0), ("random_10k", pos, 10_000),
-                              ("games", games_positions(args.games, args.game_positions), 0)):
-        res = run(dirs, path, args.rounds, batch)
+    plan = {"random": (lambda: pos, 0), "random_10k": (lambda: pos, 10_000),
+            "games": (lambda: games_positions(args.games, args.game_positions), 0)}
+    for name in sets:
+        path, batch = plan[name]
+        res = run(dirs, path(), args.rounds, batch, args.kinds)
         res["ratios"] = ratios(res)
         results[name] = res
         if not args.json:
             print(f"{name}: {res['positions']:,} rows, same answers: {res['same_answers']}")
             for k, v in res.items():
                 if isinstance(v, dict) and "median" in v:
-                    print(f"  {k:32s} {v['median']:>12,.0f} rows/s"
-                          f"  ({v['min']:,.0f} .. {v['max']:,.0f})")
+                    unit = "x (paired)" if "_paired_" in k else " rows/s"
+                    fmt = ".3f" if "_paired_" in k else ",.0f"
+                    print(f"  {k:48s} {v['median']:>12{fmt}}{unit}"
+                          f"  ({v['min']:{fmt}} .. {v['max']:{fmt}})")
             for k, v in res["ratios"].items():
-                print(f"  {k:40s} {v:.2f}x")
+                print(f"  {k:48s} {v:.2f}x (of the medians)")
     if args.json:
         print(json.dumps(results, indent=2))
-    return 0 if all(results[n]["same_answers"] for n in ("random", "random_10k", "games")) else 1
+    return 0 if all(results[n]["same_answers"] for n in sets) else 1
 
 
 if __name__ == "__main__":

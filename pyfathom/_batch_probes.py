@@ -103,12 +103,11 @@ class BatchProbes:
 
         ``threads``: worker threads for the C loop (None: every core).  The
         GIL is released for the whole call.  The rows are probed in slices
-        of up to 65,536, each sorted by where its rows' values lie in the
-        tables (the answers stay in the input's order), so that rows sharing
-        a block of a table are decoded by one walk through it.  Working
-        memory: 16 bytes per row of a slice and 48 KB per thread, so at
-        most about 1.1 MB per thread however long the input, and nothing that
-        grows with the tables.
+        of up to 1,048,576, in table order (the answers stay in the input's
+        order), so that rows sharing a block of a table are decoded by one
+        walk through it.  Working memory: 16 bytes per row of a slice and
+        about 61 KB per thread, so at most about 16.1 MB per thread however
+        long the input, and nothing that grows with the tables.
 
         ``status``: None, or a writable ``uint8`` array as long as the input,
         which receives each row's :class:`~pyfathom.Status`: why a row

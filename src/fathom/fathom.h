@@ -314,16 +314,19 @@ int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
  *
  * Each row's value, status and precise flag are those of fathom_probe_wdl /
  * fathom_probe_dtz on it, whatever the thread count and order.  How the rows
- * are worked through: in slices of at most 65,536 rows; each slice is
- * sorted by where its rows' values lie (table, stream, index) and probed in
- * that order, each answer stored in the row's own place, so that rows in
- * the same block of a table (and the captures and DTZ searches below them,
- * which land near each other) are decoded by one walk forward through the
- * block instead of a walk from its start per row.  Working memory: 16 bytes
- * per row of a slice plus 48 KB per thread (at most about 1.1 MB per
- * thread however large the batch, and nothing that grows with the tables);
- * when it cannot be allocated the rows are probed in the caller's order.
- * Threads claim slices (at least four per thread, so an unevenly loaded
+ * are worked through: in slices of at most 1,048,576 rows, in table order,
+ * each answer stored in the row's own place.  Standard-chess WDL rows are
+ * probed up to their own table read (captures resolved, the table found,
+ * the index computed), then those reads are made sorted by (table, stream,
+ * index); DTZ rows and variants' rows are sorted by where their WDL value
+ * lies and probed in that order.  Rows in the same block of a table (and
+ * the captures and DTZ searches below them, which land near each other)
+ * are then decoded by one walk forward through the block instead of a walk
+ * from its start per row.  Working memory: 16 bytes per row of a slice
+ * plus about 61 KB per thread (at most about 16.1 MB per thread however
+ * large the batch, and nothing that grows with the tables); when it cannot
+ * be allocated the rows are probed in the caller's order.
+ * Threads claim slices (at least two per thread, so an unevenly loaded
  * machine does not hold the call up); a thread that cannot be started
  * leaves its rows to the others.
  *

@@ -297,6 +297,14 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
 /* Batch rows (the pool and the ordering: tb_batch.c, tb_batch_sorted.c) */
 /* ------------------------------------------------------------------ */
 
+/* A WDL row's answer into the output arrays. */
+static void store_wdl(const tb_batch_rows *rows, size_t i, int status, int value)
+{
+    rows->wdl_out[i] = status == FATHOM_OK ? (int8_t)value : (int8_t)FATHOM_BATCH_WDL_FAILED;
+    if (rows->status_out)
+        rows->status_out[i] = (uint8_t)status;
+}
+
 void tb_batch_probe_row(const tb_batch_rows *rows, size_t i, tb_block_memo *memo)
 {
     probe pr = {rows->tb, {0, NULL, 0}, memo, 0, rows->as_stored};
@@ -306,28 +314,66 @@ void tb_batch_probe_row(const tb_batch_rows *rows, size_t i, tb_block_memo *memo
         status = position_wdl(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
                               bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i],
                               &value);
-        rows->wdl_out[i] = status == FATHOM_OK ? (int8_t)value
-                                               : (int8_t)FATHOM_BATCH_WDL_FAILED;
-    } else {
-        status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
-                              bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i],
-                              &value, &precise);
-        /* Past int16 only a damaged table goes (real DTZ stays under 2,100
-         * plies; a file's 16-bit maps allow 131,070): fail the row, never
-         * wrap it into another valid-looking DTZ. */
-        if (status == FATHOM_OK && (value > INT16_MAX || value <= FATHOM_BATCH_DTZ_FAILED))
-            status = FATHOM_ERR_CORRUPT;
-        rows->dtz_out[i] = status == FATHOM_OK ? (int16_t)value
-                                               : (int16_t)FATHOM_BATCH_DTZ_FAILED;
-        if (rows->precise_out)
-            rows->precise_out[i] = status == FATHOM_OK ? (uint8_t)precise : 0;
+        store_wdl(rows, i, status, value);
+        return;
     }
+    status = position_dtz(&pr, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
+                          bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i],
+                          &value, &precise);
+    /* Past int16 only a damaged table goes (real DTZ stays under 2,100
+     * plies; a file's 16-bit maps allow 131,070): fail the row, never
+     * wrap it into another valid-looking DTZ. */
+    if (status == FATHOM_OK && (value > INT16_MAX || value <= FATHOM_BATCH_DTZ_FAILED))
+        status = FATHOM_ERR_CORRUPT;
+    rows->dtz_out[i] = status == FATHOM_OK ? (int16_t)value
+                                           : (int16_t)FATHOM_BATCH_DTZ_FAILED;
+    if (rows->precise_out)
+        rows->precise_out[i] = status == FATHOM_OK ? (uint8_t)precise : 0;
     if (rows->status_out)
         rows->status_out[i] = (uint8_t)status;
 }
 
-/* Index bits a batch key keeps (tb_batch_order_key). */
-#define ORDER_INDEX_BITS 35
+int tb_batch_wdl_begin(const tb_batch_rows *rows, size_t i, tb_block_memo *memo,
+                       tb_wdl_read *read)
+{
+    const uint64_t *const *bb = rows->bb;
+    probe pr = {rows->tb, {0, NULL, 0}, memo, 0, rows->as_stored};
+    tb_pos pos;
+    int value = 0;
+    int status = prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i],
+                         bb[5][i], bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]);
+    if (status == FATHOM_OK && pos.ep) {
+        /* En passant is searched after the table read: probed whole here
+         * (a few rows in a hundred). */
+        status = tb_chess_probe_wdl(&pr, &pos, &value);
+    } else if (status == FATHOM_OK) {
+        tb_key key = 0;
+        uint64_t size = 0;
+        status = tb_chess_wdl_split(&pr, &pos, &value, &read->table, &key);
+        if (status == FATHOM_OK && read->table) {
+            if (tb_table_locate(read->table, &rows->tb->consts, &pos, key, &read->stream,
+                                &read->idx, &size)) {
+                rows->wdl_out[i] = (int8_t)value; /* until tb_batch_wdl_end */
+                return 1;
+            }
+            status = FATHOM_ERR_CORRUPT; /* as tb_table_wdl */
+        }
+    }
+    store_wdl(rows, i, status, value);
+    return 0;
+}
+
+void tb_batch_wdl_end(const tb_batch_rows *rows, size_t i, const tb_wdl_read *read,
+                      tb_block_memo *memo)
+{
+    int best = rows->wdl_out[i], v = 0;
+    int status = tb_table_wdl_at(read->table, read->stream, read->idx, memo, &v);
+    store_wdl(rows, i, status, v > best ? v : best);
+}
+
+/* Index bits a batch key keeps (tb_batch_order_key): what the table's
+ * 10 bits, the stream's 3 and the row's leave. */
+#define ORDER_INDEX_BITS (64 - 10 - 3 - TB_SLICE_ROW_BITS)
 
 uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
 {
@@ -361,7 +407,7 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
             shift++;
         idx >>= shift;
     }
-    return table | (uint64_t)stream << 51 | idx << 16;
+    return table | (uint64_t)stream << (64 - 10 - 3) | idx << TB_SLICE_ROW_BITS;
 }
 
 /* ------------------------------------------------------------------ */

@@ -150,6 +150,28 @@ int tb_chess_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
     return chess_probe_wdl(pr, pos, wdl);
 }
 
+int tb_chess_wdl_split(probe *pr, const tb_pos *pos, int *wdl, const tb_table **table,
+                       tb_key *key)
+{
+    int cut;
+    *wdl = -2;
+    *table = NULL;
+    int status = chess_capture_alpha(pr, pos, wdl, 2, &cut);
+    if (status != FATHOM_OK || cut)
+        return status;
+    int decided;
+    if (chess_decided(pos, &decided)) {
+        if (decided > *wdl)
+            *wdl = decided;
+        return FATHOM_OK;
+    }
+    tb_entry *e = NULL;
+    status = chess_wdl_entry(pr, pos, &e, key);
+    if (status == FATHOM_OK)
+        *table = &e->wdl.table;
+    return status;
+}
+
 int tb_chess_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
     return chess_probe_dtz(pr, pos, dtz, precise);

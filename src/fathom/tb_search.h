@@ -176,6 +176,17 @@ TB_INTERNAL int tb_chess_probe_wdl(probe *pr, const tb_pos *pos, int *wdl);
 TB_INTERNAL int tb_chess_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise);
 TB_INTERNAL int tb_chess_probe_dtz_no_ep(probe *pr, const tb_pos *pos, int floor,
                                          int *dtz, int *precise);
+/*
+ * tb_chess_probe_wdl of a position without en passant, split for the
+ * batch (tb_batch_sorted.c) at its one table read: the captures resolved
+ * and the table found and mapped, the read itself left to the caller.
+ * *table NULL: *wdl is the answer; else the answer is the larger of *wdl
+ * (the best capture's value, or -2) and the table's value for the
+ * position (whose material key is *key), which is what the search reads
+ * last.  RETURN: the status tb_chess_probe_wdl would return up to there.
+ */
+TB_INTERNAL int tb_chess_wdl_split(probe *pr, const tb_pos *pos, int *wdl,
+                                   const tb_table **table, tb_key *key);
 /* The same search for an instance opened for a variant. */
 TB_INTERNAL int tb_variant_search_wdl(probe *pr, const tb_pos *pos, int *wdl);
 TB_INTERNAL int tb_variant_search_dtz(probe *pr, const tb_pos *pos, int *dtz,

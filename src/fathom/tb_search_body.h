@@ -23,6 +23,20 @@ static int SEARCH(fail)(probe *pr, int status, tb_key key, const tb_entry *entry
     return status;
 }
 
+/* The entry of the position's WDL table, mapped (*e), and its material
+ * key; a failure is recorded in pr. */
+TB_ALWAYS_INLINE int SEARCH(wdl_entry)(probe *pr, const tb_pos *pos, tb_entry **e,
+                                       tb_key *key)
+{
+    *key = tb_key_of(pos, 0);
+    *e = tb_lookup(pr->tb, *key);
+    pr->reads++;
+    if (!*e || !(*e)->wdl.path)
+        return SEARCH(fail)(pr, FATHOM_ERR_MISSING_TABLE, *key, *e, 0);
+    int status = tb_slot_ready(pr->tb, *e, &(*e)->wdl, 0);
+    return status == FATHOM_OK ? status : SEARCH(fail)(pr, status, *key, *e, 0);
+}
+
 /* The table's WDL value, unless the game's result is known without it
  * (python-chess's probe_wdl_table).  It may be a "don't care" where a
  * capture decides; probe_ab resolves those. */
@@ -30,14 +44,12 @@ static int SEARCH(table_wdl)(probe *pr, const tb_pos *pos, int *wdl)
 {
     if (RULE(pr, decided)(pos, wdl))
         return FATHOM_OK;
-    tb_key key = tb_key_of(pos, 0);
-    tb_entry *e = tb_lookup(pr->tb, key);
-    pr->reads++;
-    if (!e || !e->wdl.path)
-        return SEARCH(fail)(pr, FATHOM_ERR_MISSING_TABLE, key, e, 0);
-    int status = tb_slot_ready(pr->tb, e, &e->wdl, 0);
-    if (status == FATHOM_OK)
-        status = tb_table_wdl(&e->wdl.table, &pr->tb->consts, pos, key, pr->memo, wdl);
+    tb_key key = 0;
+    tb_entry *e = NULL;
+    int status = SEARCH(wdl_entry)(pr, pos, &e, &key);
+    if (status != FATHOM_OK)
+        return status;
+    status = tb_table_wdl(&e->wdl.table, &pr->tb->consts, pos, key, pr->memo, wdl);
     return status == FATHOM_OK ? status : SEARCH(fail)(pr, status, key, e, 0);
 }
 
@@ -169,6 +181,36 @@ static int SEARCH(compelled_ab)(probe *pr, const tb_pos *pos, int alpha, int bet
 /* ---- WDL ------------------------------------------------------------------ */
 
 /*
+ * The captures' part of probe_ab (en passant aside): *alpha raised to the
+ * best capture's value; *cut set, and *alpha that capture's value, where it
+ * reaches beta (the table is then not read).
+ */
+TB_ALWAYS_INLINE int SEARCH(capture_alpha)(probe *pr, const tb_pos *pos, int *alpha,
+                                           int beta, int *cut)
+{
+    tb_move moves[TB_MAX_LEGAL];
+    int n = RULE(pr, gen_captures)(pos, moves);
+    *cut = 0;
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        int v, ignored;
+        RULE(pr, do_move)(pos, moves[i], &child);
+        int status = SEARCH(probe_ab)(pr, &child, -beta, -*alpha, 0, &v, &ignored);
+        if (status != FATHOM_OK)
+            return status;
+        v = -v;
+        if (v > *alpha) {
+            *alpha = v;
+            if (v >= beta) {
+                *cut = 1;
+                return FATHOM_OK;
+            }
+        }
+    }
+    return FATHOM_OK;
+}
+
+/*
  * WDL by alpha-beta over captures (en passant aside), falling back to the
  * table.  *how says whether the best line starts with a capture, in which
  * case the DTZ table holds no meaningful value for the position.  threats:
@@ -188,27 +230,15 @@ static int SEARCH(probe_ab)(probe *pr, const tb_pos *pos, int alpha, int beta,
 #else
     (void)threats;
 #endif
-    tb_move moves[TB_MAX_LEGAL];
-    int n = RULE(pr, gen_captures)(pos, moves);
-    for (int i = 0; i < n; i++) {
-        tb_pos child;
-        int v, ignored;
-        RULE(pr, do_move)(pos, moves[i], &child);
-        int status = SEARCH(probe_ab)(pr, &child, -beta, -alpha, 0, &v, &ignored);
-        if (status != FATHOM_OK)
-            return status;
-        v = -v;
-        if (v > alpha) {
-            if (v >= beta) {
-                *value = v;
-                *how = FROM_CAPTURE;
-                return FATHOM_OK;
-            }
-            alpha = v;
-        }
+    int cut;
+    int status = SEARCH(capture_alpha)(pr, pos, &alpha, beta, &cut);
+    if (status != FATHOM_OK || cut) {
+        *value = alpha;
+        *how = FROM_CAPTURE;
+        return status;
     }
     int v;
-    int status = SEARCH(table_wdl)(pr, pos, &v);
+    status = SEARCH(table_wdl)(pr, pos, &v);
     if (status != FATHOM_OK)
         return status;
     if (alpha >= v) {

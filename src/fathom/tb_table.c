@@ -1338,8 +1338,10 @@ static const tb_enc *index_position(const tb_table *t, const tb_consts *c,
     return e;
 }
 
-int tb_table_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                    tb_key pos_key, unsigned *stream, uint64_t *idx, uint64_t *size)
+/* tb_table_locate and tb_table_wdl_at, inlined into tb_table_wdl (the
+ * single probes' path) as well. */
+TB_ALWAYS_INLINE int locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                            tb_key pos_key, unsigned *stream, uint64_t *idx, uint64_t *size)
 {
     orientation o = orient(t, pos, pos_key);
     if (o.side >= t->sides)
@@ -1353,25 +1355,39 @@ int tb_table_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     return 1;
 }
 
-int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                 tb_key pos_key, tb_block_memo *memo, int *wdl)
+TB_ALWAYS_INLINE int wdl_at(const tb_table *t, unsigned stream, uint64_t idx,
+                            tb_block_memo *memo, int *wdl)
 {
-    orientation o = orient(t, pos, pos_key);
-    if (o.side >= t->sides)
-        return FATHOM_ERR_CORRUPT;
-    int file;
-    uint64_t idx;
-    const tb_enc *e = index_position(t, c, pos, &o, o.side, &file, &idx);
-    if (!e || idx >= e->size)
-        return FATHOM_ERR_CORRUPT;
     uint32_t value;
-    int status = decompress(&e->pairs, &t->map, idx, memo, &value);
+    int status = decompress(&t->enc[stream].pairs, &t->map, idx, memo, &value);
     if (status != FATHOM_OK)
         return status;
     if (value > 4)
         return FATHOM_ERR_CORRUPT;
     *wdl = (int)value - 2;
     return FATHOM_OK;
+}
+
+int tb_table_wdl(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                 tb_key pos_key, tb_block_memo *memo, int *wdl)
+{
+    unsigned stream;
+    uint64_t idx, size;
+    if (!locate(t, c, pos, pos_key, &stream, &idx, &size))
+        return FATHOM_ERR_CORRUPT;
+    return wdl_at(t, stream, idx, memo, wdl);
+}
+
+int tb_table_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                    tb_key pos_key, unsigned *stream, uint64_t *idx, uint64_t *size)
+{
+    return locate(t, c, pos, pos_key, stream, idx, size);
+}
+
+int tb_table_wdl_at(const tb_table *t, unsigned stream, uint64_t idx, tb_block_memo *memo,
+                    int *wdl)
+{
+    return wdl_at(t, stream, idx, memo, wdl);
 }
 
 int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,

@@ -301,10 +301,16 @@ TB_INTERNAL int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos
  * number of its (file, side) stream (0..7), *idx, its index there, and
  * *size, the stream's number of indices.
  * The batch orders its rows by this.  RETURN: 1, or 0 when the position
- * does not fit the table.
+ * does not fit the table (tb_table_wdl's FATHOM_ERR_CORRUPT).
  */
 TB_INTERNAL int tb_table_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
                                 tb_key pos_key, unsigned *stream, uint64_t *idx,
                                 uint64_t *size);
+
+/* The WDL value at index idx of stream `stream` (as tb_table_locate gives
+ * them): tb_table_wdl is tb_table_locate then this.  RETURN: as
+ * tb_table_wdl. */
+TB_INTERNAL int tb_table_wdl_at(const tb_table *t, unsigned stream, uint64_t idx,
+                                tb_block_memo *memo, int *wdl);
 
 #endif /* PYFATHOM_TB_TABLE_H */
