@@ -505,7 +505,7 @@ static int game_start_valid(const fathom_game_position *s, game_state *g)
     return 1;
 }
 
-static void game_record(fathom_tb *tb, const game_state *g, int probe, fathom_game_position *r)
+static void game_record(fathom_tb *tb, const game_state *g, int with_probe, fathom_game_position *r)
 {
     const tb_pos *p = &g->pos;
     r->white = p->color[TB_WHITE];
@@ -523,7 +523,7 @@ static void game_record(fathom_tb *tb, const game_state *g, int probe, fathom_ga
     r->ep = p->ep;
     r->turn = p->turn;
     r->move = 0;
-    if (!probe)
+    if (!with_probe)
         r->dtz = 0;
     else if (tb == NULL)
         r->dtz = FATHOM_LEAN_FAILED + FATHOM_ERR_ARGUMENT;
