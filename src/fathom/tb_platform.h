@@ -1,7 +1,10 @@
 /*
  * tb_platform.h - internal: everything the core needs from the operating
- * system and the compiler beyond standard C, in one place.  The rest of
- * the core calls these and has no system #ifdefs of its own.
+ * system beyond standard C, and the compilers' atomics, in one place.  The
+ * rest of the core calls these and has no system #ifdefs of its own (the
+ * compilers' bit intrinsics, in tb_chess.h, and inline attributes, in
+ * tb_internal.h, each with a standard-C fallback, are the only compiler
+ * tests elsewhere).
  *
  * Systems: POSIX (Linux, macOS, the BSDs) and Windows (MSVC, mingw-w64,
  * clang or zig targeting either C runtime).  What differs:
