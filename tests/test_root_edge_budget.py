@@ -29,6 +29,7 @@ import chess
 import pytest
 
 from support.positions import bitboards, random_position
+from support.table_cache import SYZYGY5
 
 pytestmark = pytest.mark.plain_pass_only("a C program of its own, built with the core's sources")
 
@@ -64,7 +65,7 @@ def test_search_keeps_to_its_budget(syzygy_dir: Path, tmp_path: Path) -> None:
     import pyfathom
 
     dirs = [syzygy_dir]
-    five = (ROOT.parent / "shared" / "syzygy5")
+    five = SYZYGY5
     if (five / "KBBBvK.rtbz").exists() and (five / "KBBBvK.rtbw").exists():
         dirs.append(five)
     exe = tmp_path / "root_edge_work"

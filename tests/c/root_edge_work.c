@@ -52,8 +52,9 @@ int main(int argc, char **argv)
             continue;
         searched = 0;
         calls++;
-        if (fathom_probe_root(tb, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], ep, turn,
-                              rule50, moves, &count, &wdl, &dtz, &precise, NULL) != FATHOM_OK) {
+        fathom_board board = {b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                              (uint8_t)ep, (uint8_t)turn, 0, (uint16_t)rule50, 1};
+        if (fathom_probe_root(tb, &board, moves, &count, &wdl, &dtz, &precise, NULL) != FATHOM_OK) {
             printf("failed\n");
             continue;
         }
