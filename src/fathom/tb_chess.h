@@ -28,6 +28,12 @@ typedef struct tb_pos {
     uint8_t rule50;    /* halfmove clock, saturating at 255 */
 } tb_pos;
 
+/* Only the two kings are left: a draw in standard chess and atomic alike. */
+static inline int tb_only_kings(const tb_pos *pos)
+{
+    return pos->type[TB_KING] == (pos->color[0] | pos->color[1]);
+}
+
 typedef struct tb_move {
     uint8_t from, to;
     uint8_t piece; /* type of the moving piece */

@@ -117,7 +117,7 @@ static inline int chess_is_checkmate(const tb_pos *pos)
 /* Bare kings draw; otherwise the table decides. */
 static inline int chess_decided(const tb_pos *pos, int *wdl)
 {
-    if (pos->type[TB_KING] != (pos->color[0] | pos->color[1]))
+    if (!tb_only_kings(pos))
         return 0;
     *wdl = 0;
     return 1;
@@ -130,6 +130,8 @@ static const tb_rules chess_rules = {
     chess_do_move,      chess_is_checkmate, chess_decided,
     0,
     tb_chess_probe_wdl, tb_chess_probe_dtz,
+    /* marks_mate_in_one, settles_clock_edge, dtz_floor_search,
+     * indexes_from_pieces: positional, as C++11 has no designators */
     1, 1, 1, 1,
 };
 

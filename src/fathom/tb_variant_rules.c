@@ -94,7 +94,7 @@ static int atomic_decided(const tb_pos *pos, int *wdl)
         *wdl = end;
         return 1;
     }
-    if (pos->type[TB_KING] == (pos->color[0] | pos->color[1])) {
+    if (tb_only_kings(pos)) {
         *wdl = 0;
         return 1;
     }
