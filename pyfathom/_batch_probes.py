@@ -106,7 +106,7 @@ class BatchProbes:
         of up to 1,048,576, in table order (the answers stay in the input's
         order), so that rows sharing a block of a table are decoded by one
         walk through it.  Working memory: 16 bytes per row of a slice and
-        about 61 KB per thread, so at most about 16.1 MB per thread however
+        about 0.74 MB per thread, so at most about 17.5 MB per thread however
         long the input, and nothing that grows with the tables.
 
         ``status``: None, or a writable ``uint8`` array as long as the input,

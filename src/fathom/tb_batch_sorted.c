@@ -19,9 +19,45 @@
 #include "tb_instance.h"
 #include "tb_search.h"
 
+/* A batch thread's memo (tb_table.h): TB_MEMO_BATCH_SLOT_BITS slots with
+ * marks; without marks when there is no memory for them, NULL when there
+ * is none for the slots either. */
+static tb_block_memo *memo_new(void)
+{
+    size_t slots = (size_t)1 << TB_MEMO_BATCH_SLOT_BITS;
+    tb_block_memo *memo = (tb_block_memo *)calloc(1, sizeof *memo);
+    if (!memo)
+        return NULL;
+    memo->slot_bits = TB_MEMO_BATCH_SLOT_BITS;
+    memo->slot = (tb_memo_slot *)calloc(slots, sizeof *memo->slot);
+    memo->marks = (tb_memo_marks *)malloc(slots * sizeof *memo->marks);
+    memo->mark_count = (uint8_t *)calloc(slots, 1);
+    if (!memo->marks || !memo->mark_count) {
+        free(memo->marks);
+        free(memo->mark_count);
+        memo->marks = NULL;
+        memo->mark_count = NULL;
+    }
+    if (!memo->slot) {
+        free(memo);
+        return NULL;
+    }
+    return memo;
+}
+
+static void memo_free(tb_block_memo *memo)
+{
+    if (!memo)
+        return;
+    free(memo->slot);
+    free(memo->marks);
+    free(memo->mark_count);
+    free(memo);
+}
+
 void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows)
 {
-    s->memo = (tb_block_memo *)calloc(1, sizeof *s->memo);
+    s->memo = memo_new();
     s->dir = (tb_stream_dir *)malloc(sizeof *s->dir);
     s->cap = rows < TB_SLICE_ROWS ? rows : TB_SLICE_ROWS;
     s->keys = s->cap ? (uint64_t *)malloc(2 * s->cap * sizeof *s->keys) : NULL;
@@ -33,7 +69,7 @@ void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows)
 void tb_batch_scratch_free(tb_batch_scratch *s)
 {
     free(s->keys);
-    free(s->memo);
+    memo_free(s->memo);
     free(s->dir);
     s->keys = s->spare = NULL;
     s->memo = NULL;

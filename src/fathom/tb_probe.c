@@ -521,6 +521,7 @@ typedef struct edge_search {
     unsigned long nodes;       /* nodes searched so far (edge_node_search) */
     unsigned long work_budget; /* reads (pr.reads) + nodes the search may take */
     tb_block_memo blocks;      /* pr.memo: where its decoding stopped, by block */
+    tb_memo_slot block_slots[1u << TB_MEMO_EDGE_SLOT_BITS];
     uint16_t killer[101]; /* by plies left: 1 + (from << 6 | to), 0 none */
     edge_memo memo[1 << EDGE_MEMO_BITS];
 } edge_search;
@@ -709,7 +710,11 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
     es.pr.as_stored = 0;
     es.nodes = 0;
     es.work_budget = EDGE_WORK_BUDGET;
-    memset(&es.blocks, 0, sizeof es.blocks);
+    memset(es.block_slots, 0, sizeof es.block_slots);
+    es.blocks.slot = es.block_slots;
+    es.blocks.marks = NULL;
+    es.blocks.mark_count = NULL;
+    es.blocks.slot_bits = TB_MEMO_EDGE_SLOT_BITS;
     memset(es.memo, 0, sizeof es.memo);
     memset(es.killer, 0, sizeof es.killer);
     tb_move legal[TB_MAX_LEGAL];

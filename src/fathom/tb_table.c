@@ -11,6 +11,7 @@
  */
 #include "tb_table.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1181,28 +1182,115 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
     return status;
 }
 
+/* The cursor `bits` into a block (a memo mark), as a walk from the
+ * block's start leaves it there. */
+static int cursor_at_bits(const tb_pairs *p, const tb_map *map, uint64_t block,
+                          uint32_t bits, uint32_t first, code_cursor *cur)
+{
+    const uint8_t *start = map->data + p->data + (block << p->block_log);
+    size_t word = (size_t)(bits / 32) * 4;
+    if (map->data + map->size - start < (ptrdiff_t)(word + 8))
+        return FATHOM_ERR_CORRUPT;
+    cur->code = tb_u64be(start + word) << (bits % 32);
+    cur->ptr = start + word + 8;
+    cur->bits_free = (int)(bits % 32);
+    cur->first = first;
+    return FATHOM_OK;
+}
+
+/* Bits a cursor has consumed since its block's start. */
+static uint32_t cursor_bits(const tb_pairs *p, const tb_map *map, uint64_t block,
+                            const code_cursor *cur)
+{
+    const uint8_t *start = map->data + p->data + (block << p->block_log);
+    return (uint32_t)((size_t)(cur->ptr - start - 8) * 8 + (size_t)cur->bits_free);
+}
+
 /*
- * The same through a batch's memo: when the memo's cursor for this block
- * stands at or before the value, the walk goes on from there
- * instead of from the block's start (rows sorted by index reach a block's
- * values in order, so each block is walked once).
+ * Where a read of value `lit` of a block starts walking, through slot
+ * `at` of the memo: its cursor or its last mark before the value,
+ * whichever is further on, else the block's start (a slot another block
+ * held is taken over, its marks dropped).
+ */
+static int memo_start(const tb_pairs *p, const tb_map *map, uint64_t block, int64_t lit,
+                      tb_block_memo *memo, unsigned at, code_cursor *cur)
+{
+    tb_memo_slot *slot = &memo->slot[at];
+    const tb_memo_mark *mark = NULL;
+    if (slot->pairs != p || slot->block != block) {
+        if (memo->marks)
+            memo->mark_count[at] = 0;
+        return cursor_at_block(p, map, block, cur);
+    }
+    if (memo->marks && p->block_log >= TB_MEMO_MARKED_BLOCK_LOG) {
+        const tb_memo_mark *m = memo->marks[at];
+        for (unsigned k = 0, n = memo->mark_count[at]; k < n && m[k].first <= lit; k++)
+            mark = &m[k];
+    }
+    if (slot->first <= lit && (!mark || mark->first <= slot->first)) {
+        cur->ptr = slot->ptr;
+        cur->code = slot->code;
+        cur->bits_free = slot->bits_free;
+        cur->first = slot->first;
+        return FATHOM_OK;
+    }
+    if (mark)
+        return cursor_at_bits(p, map, block, mark->bits, mark->first, cur);
+    return cursor_at_block(p, map, block, cur);
+}
+
+/*
+ * Keep a walk's stop as a mark of slot `at` (in order; the slot's marks
+ * full, the one whose neighbours lie closest together goes, never the
+ * furthest one).
+ */
+static void memo_mark(tb_block_memo *memo, unsigned at, uint32_t bits, uint32_t first)
+{
+    tb_memo_mark *m = memo->marks[at];
+    unsigned n = memo->mark_count[at], k = 0;
+    while (k < n && m[k].first < first)
+        k++;
+    if (k < n && m[k].first == first)
+        return;
+    if (n == TB_MEMO_MARKS) {
+        /* Drop mark d < n - 1: the gap left, bits from its predecessor
+         * (or the block's start) to its successor, is the smallest. */
+        unsigned drop = 0;
+        uint32_t gap = UINT32_MAX;
+        for (unsigned d = 0; d + 1 < n; d++) {
+            uint32_t left = d ? m[d - 1].bits : 0;
+            if (m[d + 1].bits - left < gap) {
+                gap = m[d + 1].bits - left;
+                drop = d;
+            }
+        }
+        for (unsigned d = drop; d + 1 < n; d++)
+            m[d] = m[d + 1];
+        n--;
+        if (drop < k)
+            k--;
+    }
+    for (unsigned d = n; d > k; d--)
+        m[d] = m[d - 1];
+    m[k].bits = bits;
+    m[k].first = first;
+    memo->mark_count[at] = (uint8_t)(n + 1);
+}
+
+/*
+ * The same through a batch's memo: the walk starts where memo_start says
+ * (rows sorted by index reach a block's values in order, so each block is
+ * mostly walked once) and its stop is kept for the reads that follow.
  */
 static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t block,
                              int64_t lit, tb_block_memo *memo, uint32_t *value)
 {
-    tb_memo_slot *slot = &memo->slot[tb_memo_slot_of(p, block)];
+    unsigned at = tb_memo_slot_of(memo, p, block);
+    tb_memo_slot *slot = &memo->slot[at];
     code_cursor cur;
-    int status = FATHOM_OK;
-    if (slot->pairs == p && slot->block == block && slot->first <= lit) {
-        cur.ptr = slot->ptr;
-        cur.code = slot->code;
-        cur.bits_free = slot->bits_free;
-        cur.first = slot->first;
-    } else {
-        status = cursor_at_block(p, map, block, &cur);
-        if (status != FATHOM_OK)
-            return status;
-    }
+    int status = memo_start(p, map, block, lit, memo, at, &cur);
+    if (status != FATHOM_OK)
+        return status;
     uint32_t sym;
     int64_t rest;
     status = walk_codes(p, map, &cur, lit, &sym, &rest);
@@ -1216,6 +1304,8 @@ static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t bloc
     slot->code = cur.code;
     slot->bits_free = cur.bits_free;
     slot->first = cur.first;
+    if (memo->marks && p->block_log >= TB_MEMO_MARKED_BLOCK_LOG)
+        memo_mark(memo, at, cursor_bits(p, map, block, &cur), (uint32_t)cur.first);
     *value = value_in_run(p, map, sym, rest);
     return FATHOM_OK;
 }

@@ -245,24 +245,35 @@ TB_INTERNAL int tb_lone_table_open(const char *path, const tb_material *mat, int
 TB_INTERNAL void tb_lone_table_close(tb_lone_table *lone);
 
 /*
- * A batch's memo of where its decoding stopped, one slot per block (a
- * block takes the slot its stream and number hash to; another block
- * hashing there takes it over).  A slot holds the decoder's state at the
- * code whose run held the last value read in its block, so that a value
- * further on in the same block is reached by walking on from there.  Per
- * block, not per stream: the DTZ searches and capture resolutions of a
- * batch's rows come back to the blocks of a few small tables again and
- * again between the rows' own reads (callgrind, 20,000 random DTZ rows
- * over the 3-4-5-piece tables, two passes in table order: 959 M
- * instructions with 32 slots per stream, 825 M with these 1,024 per
- * block, 853 M with 256; the per-row loop takes 1,013 M).
- * 48 KB: a batch thread allocates one (tb_batch_sorted.c), the root
- * probe's 50-move-edge search keeps one on its stack (tb_probe.c); single
- * probes pass NULL.  The results never depend on it: only how many codes are
+ * A memo of where decoding stopped, one slot per block (a block takes the
+ * slot its stream and number hash to; another block hashing there takes
+ * it over).  A slot holds the decoder's state at the code whose run held
+ * the last value read in its block, so that a value further on in the
+ * same block is reached by walking on from there.  Per block, not per
+ * stream: the DTZ searches and capture resolutions of a batch's rows come
+ * back to the blocks of a few small tables again and again between the
+ * rows' own reads (callgrind, 20,000 random DTZ rows over the 3-4-5-piece
+ * tables, two passes in table order: 959 M instructions with 32 slots per
+ * stream, 825 M with 1,024 per block, 853 M with 256; the per-row loop
+ * takes 1,013 M).
+ *
+ * Besides its cursor, a slot may keep up to TB_MEMO_MARKS earlier stops in
+ * its block, in order: where a walk ended (bits from the block's start)
+ * and the first value of the code it ended at.  A read behind the cursor
+ * then walks on from the last mark before it instead of from the block's
+ * start.  What that is for: a DTZ row's one-ply search reads its children
+ * in the order of its moves, at places all over their blocks (1 KB blocks
+ * of up to some 1,600 codes in the DTZ tables), so without marks a third
+ * of a DTZ batch's reads went back to their block's start (callgrind,
+ * 100,000 random 3-4-5-piece DTZ rows in table order: 132,000 of 379,000
+ * reads, 43% of the 31.9 M codes walked).
+ *
+ * The owner provides the slots: a batch thread 1 << TB_MEMO_BATCH_SLOT_BITS with
+ * marks (tb_batch_sorted.c), the root probe's 50-move-edge search
+ * 1 << TB_MEMO_EDGE_SLOT_BITS on its stack without (tb_probe.c); single probes pass
+ * no memo.  The results never depend on it: only how many codes are
  * walked.
  */
-#define TB_MEMO_SLOT_BITS 10
-#define TB_MEMO_SLOTS (1u << TB_MEMO_SLOT_BITS)
 typedef struct tb_memo_slot {
     const tb_pairs *pairs; /* NULL: empty */
     uint64_t block;
@@ -272,14 +283,36 @@ typedef struct tb_memo_slot {
     int bits_free;
 } tb_memo_slot;
 
+#define TB_MEMO_MARKS 16
+/* Blocks of fewer bytes (the WDL tables' 32 and 64) are walked whole in
+ * a few dozen codes: keeping marks there cost a WDL batch more than it
+ * saved (callgrind, 300,000 random WDL rows: 8% more instructions). */
+#define TB_MEMO_MARKED_BLOCK_LOG 7
+typedef struct tb_memo_mark {
+    uint32_t bits;  /* consumed from the block's start */
+    uint32_t first; /* the number of the first value of the code there */
+} tb_memo_mark;
+typedef tb_memo_mark tb_memo_marks[TB_MEMO_MARKS];
+
 typedef struct tb_block_memo {
-    tb_memo_slot slot[TB_MEMO_SLOTS];
+    tb_memo_slot *slot;    /* 1 << slot_bits, zeroed before use */
+    tb_memo_marks *marks;  /* NULL, or one set per slot */
+    uint8_t *mark_count;   /* with marks: per slot, how many are set */
+    unsigned slot_bits;
 } tb_block_memo;
 
-static inline unsigned tb_memo_slot_of(const tb_pairs *p, uint64_t block)
+#define TB_MEMO_EDGE_SLOT_BITS 10 /* 1,024 slots: 48 KB */
+/* 4,096 slots (192 KB) and their marks (516 KB).  Measured (callgrind,
+ * the 100,000 DTZ rows above): 1.51 G instructions with 1,024 slots,
+ * 1.42 G with 2,048, 1.34 G with 4,096, 1.31 G with 8,192 (no marks, 1,024
+ * slots: 2.00 G; the per-row loop: 2.48 G). */
+#define TB_MEMO_BATCH_SLOT_BITS 12
+
+static inline unsigned tb_memo_slot_of(const tb_block_memo *memo, const tb_pairs *p,
+                                       uint64_t block)
 {
     uint64_t h = ((uint64_t)(uintptr_t)p ^ block * 0x2545f4914f6cdd1dULL) * 0x9e3779b97f4a7c15ULL;
-    return (unsigned)(h >> (64 - TB_MEMO_SLOT_BITS));
+    return (unsigned)(h >> (64 - memo->slot_bits));
 }
 
 /*
