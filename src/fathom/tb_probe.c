@@ -522,6 +522,8 @@ typedef struct edge_search {
     unsigned long work_budget; /* reads (pr.reads) + nodes the search may take */
     tb_block_memo blocks;      /* pr.memo: where its decoding stopped, by block */
     tb_memo_slot block_slots[1u << TB_MEMO_EDGE_SLOT_BITS];
+    tb_memo_marks block_marks[1u << TB_MEMO_EDGE_SLOT_BITS];
+    uint8_t block_mark_count[1u << TB_MEMO_EDGE_SLOT_BITS];
     uint16_t killer[101]; /* by plies left: 1 + (from << 6 | to), 0 none */
     edge_memo memo[1 << EDGE_MEMO_BITS];
 } edge_search;
@@ -712,8 +714,9 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
     es.work_budget = EDGE_WORK_BUDGET;
     memset(es.block_slots, 0, sizeof es.block_slots);
     es.blocks.slot = es.block_slots;
-    es.blocks.marks = NULL;
-    es.blocks.mark_count = NULL;
+    memset(es.block_mark_count, 0, sizeof es.block_mark_count);
+    es.blocks.marks = es.block_marks;
+    es.blocks.mark_count = es.block_mark_count;
     es.blocks.slot_bits = TB_MEMO_EDGE_SLOT_BITS;
     memset(es.memo, 0, sizeof es.memo);
     memset(es.killer, 0, sizeof es.killer);

@@ -268,10 +268,10 @@ TB_INTERNAL void tb_lone_table_close(tb_lone_table *lone);
  * 100,000 random 3-4-5-piece DTZ rows in table order: 132,000 of 379,000
  * reads, 43% of the 31.9 M codes walked).
  *
- * The owner provides the slots: a batch thread 1 << TB_MEMO_BATCH_SLOT_BITS with
- * marks (tb_batch_sorted.c), the root probe's 50-move-edge search
- * 1 << TB_MEMO_EDGE_SLOT_BITS on its stack without (tb_probe.c); single probes pass
- * no memo.  The results never depend on it: only how many codes are
+ * The owner provides the slots and marks: a batch thread
+ * 1 << TB_MEMO_BATCH_SLOT_BITS (tb_batch_sorted.c), the root probe's
+ * 50-move-edge search 1 << TB_MEMO_EDGE_SLOT_BITS on its stack
+ * (tb_probe.c); single probes pass no memo.  The results never depend on it: only how many codes are
  * walked.
  */
 typedef struct tb_memo_slot {
@@ -301,7 +301,12 @@ typedef struct tb_block_memo {
     unsigned slot_bits;
 } tb_block_memo;
 
-#define TB_MEMO_EDGE_SLOT_BITS 10 /* 1,024 slots: 48 KB */
+/* 256 slots with marks, 45 KB.  The edge search's one-ply DTZ searches are
+ * what marks are for: over bench_root's 2,000 positions with a clock
+ * (callgrind), 3.03 G instructions with 1,024 slots and no marks (48 KB),
+ * 2.62 G with these, 2.53 G with 1,024 slots and marks (177 KB, too much
+ * for a stack). */
+#define TB_MEMO_EDGE_SLOT_BITS 8
 /* 4,096 slots (192 KB) and their marks (516 KB).  Measured (callgrind,
  * the 100,000 DTZ rows above): 1.51 G instructions with 1,024 slots,
  * 1.42 G with 2,048, 1.34 G with 4,096, 1.31 G with 8,192 (no marks, 1,024
