@@ -177,7 +177,8 @@ def test_bitboard_columns(sample_boards: list[chess.Board], syzygy_dir: Path, ta
 
 def test_probe_columns_api(sample_boards: list[chess.Board], tablebase: Any) -> None:
     """pyarrow Table / RecordBatch / Array, pandas DataFrame / Series: the
-    same results, the pandas index kept; over 65,536 rows (several slices)."""
+    same results, the pandas index kept; over 65,536 rows (record batches of
+    at most CHUNK_LINES rows: two of them)."""
     fens = [b.fen() for b in sample_boards] + ["bad", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"]
     reps = 70_000 // len(fens) + 1
     fens = (fens * reps)[:70_000]
