@@ -119,29 +119,43 @@ static inline uint64_t tb_bswap(uint64_t b)
 #define TB_RANK_1 0x00000000000000ffULL
 #define TB_RANK_8 0xff00000000000000ULL
 
-static inline uint64_t bb_knight_attacks(int sq)
+/* The squares the knights, kings or pawns (of `color`) on the squares of
+ * b attack, all at once: shifts of the whole set. */
+static inline uint64_t tb_knight_span(uint64_t b)
 {
-    uint64_t b = 1ULL << sq;
     uint64_t one = ((b >> 1) & ~TB_FILE_H) | ((b << 1) & ~TB_FILE_A);
     uint64_t two = ((b >> 2) & 0x3f3f3f3f3f3f3f3fULL) |
                    ((b << 2) & 0xfcfcfcfcfcfcfcfcULL);
     return (one << 16) | (one >> 16) | (two << 8) | (two >> 8);
 }
 
-static inline uint64_t bb_king_attacks(int sq)
+static inline uint64_t tb_king_span(uint64_t b)
 {
-    uint64_t b = 1ULL << sq;
     uint64_t row = b | ((b << 1) & ~TB_FILE_A) | ((b >> 1) & ~TB_FILE_H);
     return (row | (row << 8) | (row >> 8)) & ~b;
+}
+
+static inline uint64_t tb_pawn_span(uint64_t b, int color)
+{
+    if (color == TB_WHITE)
+        return ((b << 7) & ~TB_FILE_H) | ((b << 9) & ~TB_FILE_A);
+    return ((b >> 9) & ~TB_FILE_H) | ((b >> 7) & ~TB_FILE_A);
+}
+
+static inline uint64_t bb_knight_attacks(int sq)
+{
+    return tb_knight_span(1ULL << sq);
+}
+
+static inline uint64_t bb_king_attacks(int sq)
+{
+    return tb_king_span(1ULL << sq);
 }
 
 /* Squares a pawn of `color` on `sq` attacks. */
 static inline uint64_t bb_pawn_attacks(int sq, int color)
 {
-    uint64_t b = 1ULL << sq;
-    if (color == TB_WHITE)
-        return ((b << 7) & ~TB_FILE_H) | ((b << 9) & ~TB_FILE_A);
-    return ((b >> 9) & ~TB_FILE_H) | ((b >> 7) & ~TB_FILE_A);
+    return tb_pawn_span(1ULL << sq, color);
 }
 
 /*
