@@ -305,15 +305,19 @@ static inline int tb_pieces_partition(uint64_t white, uint64_t black, uint64_t k
                                       uint64_t queens, uint64_t rooks, uint64_t bishops,
                                       uint64_t knights, uint64_t pawns)
 {
-    if (white & black)
-        return 0;
-    const uint64_t masks[6] = {kings, queens, rooks, bishops, knights, pawns};
-    uint64_t seen = 0, twice = 0;
-    for (int i = 0; i < 6; i++) {
-        twice |= seen & masks[i];
-        seen |= masks[i];
-    }
-    return !twice && seen == (white | black) && !(pawns & (TB_RANK_1 | TB_RANK_8));
+    /* Written out, one test at the end: a loop over the masks cost 65
+     * instructions a position (callgrind). */
+    uint64_t seen = kings | queens, twice = kings & queens;
+    twice |= seen & rooks;
+    seen |= rooks;
+    twice |= seen & bishops;
+    seen |= bishops;
+    twice |= seen & knights;
+    seen |= knights;
+    twice |= seen & pawns;
+    seen |= pawns;
+    return !(twice | (white & black) | (seen ^ (white | black)) |
+             (pawns & (TB_RANK_1 | TB_RANK_8)));
 }
 
 /* python-chess's notion of a valid en-passant square for pos, in every
