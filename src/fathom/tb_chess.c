@@ -143,9 +143,10 @@ int tb_pos_pieces_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
 {
     if (!tb_pieces_partition(white, black, kings, queens, rooks, bishops, knights, pawns))
         return 0;
+    /* One king a side: each mask a single bit (one test, not four). */
     uint64_t white_king = kings & white, black_king = kings & black;
-    if (!white_king || (white_king & (white_king - 1)) || !black_king ||
-        (black_king & (black_king - 1)))
+    if (!white_king | !black_king | ((white_king & (white_king - 1)) != 0) |
+        ((black_king & (black_king - 1)) != 0))
         return 0;
 
     tb_pos_set(pos, white, black, kings, queens, rooks, bishops, knights, pawns, turn);

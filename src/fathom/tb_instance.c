@@ -86,9 +86,10 @@ unsigned fathom_mapped_count(const fathom_tb *tb)
     return tb ? (unsigned)tb_atomic_load_relaxed((tb_atomic_int *)&tb->mapped) : 0;
 }
 
-static void hash_insert(tb_hash_cell *hash, size_t mask, tb_key key, tb_entry *e)
+static void hash_insert(tb_hash_cell *hash, unsigned bits, tb_key key, tb_entry *e)
 {
-    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & mask;
+    size_t mask = ((size_t)1 << bits) - 1;
+    size_t i = tb_hash_home(key, bits);
     while (hash[i].key != 0 && hash[i].key != key)
         i = (i + 1) & mask;
     hash[i].key = key;
@@ -99,19 +100,23 @@ static void hash_insert(tb_hash_cell *hash, size_t mask, tb_key key, tb_entry *e
 static int rebuild_hash(fathom_tb *tb)
 {
     size_t size = 64;
-    while (size < 8 * (tb->num_entries + 1))
+    unsigned bits = 6;
+    while (size < 8 * (tb->num_entries + 1)) {
         size *= 2;
+        bits++;
+    }
     tb_hash_cell *hash = (tb_hash_cell *)calloc(size, sizeof *hash);
     if (!hash)
         return FATHOM_ERR_NO_MEMORY;
     for (size_t i = 0; i < tb->num_entries; i++) {
         tb_entry *e = tb->entries[i];
-        hash_insert(hash, size - 1, e->mat.key, e);
-        hash_insert(hash, size - 1, e->mat.mirror_key, e);
+        hash_insert(hash, bits, e->mat.key, e);
+        hash_insert(hash, bits, e->mat.mirror_key, e);
     }
     free(tb->hash);
     tb->hash = hash;
     tb->hash_mask = size - 1;
+    tb->hash_bits = bits;
     return FATHOM_OK;
 }
 

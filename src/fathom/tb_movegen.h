@@ -184,6 +184,38 @@ TB_ALWAYS_INLINE int movegen_pawn(const tb_pos *pos, int from, unsigned kinds, i
 }
 
 /*
+ * Whether some piece of the side to move attacks an enemy piece (en
+ * passant aside): 0 means no capture at all.  Most tablebase positions have
+ * none, and finding that out by generating takes every piece's attacks one
+ * by one; here knights, kings and pawns are shifted as whole sets, and a
+ * slider's attacks are computed only where an enemy piece stands on one
+ * of its lines.  Geometry only, so it holds for every game's captures.
+ */
+TB_ALWAYS_INLINE int movegen_may_capture(const tb_pos *pos)
+{
+    int us = pos->turn;
+    uint64_t mine = pos->color[us], theirs = pos->color[!us];
+    uint64_t occ = mine | theirs;
+    uint64_t near = tb_knight_span(mine & pos->type[TB_KNIGHT]) |
+                    tb_king_span(mine & pos->type[TB_KING]) |
+                    tb_pawn_span(mine & pos->type[TB_PAWN], us);
+    if (near & theirs)
+        return 1;
+    uint64_t queens = pos->type[TB_QUEEN];
+    for (uint64_t rest = mine & (pos->type[TB_BISHOP] | queens); rest; rest &= rest - 1) {
+        int sq = bb_lsb(rest);
+        if ((bb_diagonal_rays(sq) & theirs) && (bb_bishop_attacks(sq, occ) & theirs))
+            return 1;
+    }
+    for (uint64_t rest = mine & (pos->type[TB_ROOK] | queens); rest; rest &= rest - 1) {
+        int sq = bb_lsb(rest);
+        if ((bb_straight_rays(sq) & theirs) && (bb_rook_attacks(sq, occ) & theirs))
+            return 1;
+    }
+    return 0;
+}
+
+/*
  * The generator: offers the moves of the kinds in `which` (TB_GEN_*) in
  * the order's sequence.  RETURN: 1 if emit stopped it, else 0.
  */
@@ -191,6 +223,8 @@ TB_ALWAYS_INLINE int tb_movegen(const tb_pos *pos, unsigned which, int order,
                                 int king_promotions, tb_move_keep keep, tb_move_emit emit,
                                 void *ctx)
 {
+    if (which == TB_GEN_CAPTURES && !movegen_may_capture(pos))
+        return 0;
     uint64_t mine = pos->color[pos->turn], theirs = pos->color[!pos->turn];
     uint64_t targets = 0;
     if (which & TB_GEN_CAPTURES)
