@@ -209,12 +209,11 @@ class BoardProbes:
         :raises: as :meth:`probe_dtz`.
         """
         try:
-            fields = _probe_answer(self._pinned, board.occupied_co, board.queens, board.rooks,
-                                   board.bishops, board.knights, board.pawns, board.ep_square,
-                                   board.turn, board.castling_rights, board)
+            return _probe_answer(self._pinned, board.occupied_co, board.queens, board.rooks,
+                                 board.bishops, board.knights, board.pawns, board.ep_square,
+                                 board.turn, board.castling_rights, board)
         except _Deferred as deferred:
-            fields = _ll.probe_fields(self._pinned, self._deferred(_board_dtz, board, deferred))
-        return _new_tuple(Probe, fields)
+            return _ll.probe_record(self._pinned, self._deferred(_board_dtz, board, deferred))
 
     def get_wdl(self, board: chess.Board, default: _T = None) -> Union[WDL, _T]:  # type: ignore[assignment]
         """:meth:`probe_wdl`, but ``default`` where the tables cannot answer

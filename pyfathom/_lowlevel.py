@@ -39,7 +39,7 @@ from pyfathom._errors import (
     TooManyPiecesError,
 )
 from pyfathom._core import ffi, lib
-from pyfathom._types import WDL, ClockResult, Status
+from pyfathom._types import WDL, ClockResult, Probe, Status
 
 Handle = Any
 """A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
@@ -126,13 +126,14 @@ raises :class:`Deferred` (a bitboard that is no int: :exc:`TypeError`)."""
 dtz_answer: Callable[..., Any] = getattr(_core, "dtz_answer")
 """``dtz_answer``, arguments as :data:`wdl_answer` -> the DTZ (an int)."""
 
-probe_answer: Callable[..., Any] = getattr(_core, "probe_answer")
-"""``probe_answer``, arguments as :data:`wdl_answer` -> ``(wdl, dtz,
-dtz_precise)``, the fields of a :class:`~pyfathom.Probe`."""
+probe_answer: Callable[..., Probe] = getattr(_core, "probe_answer")
+"""``probe_answer``, arguments as :data:`wdl_answer` -> the
+:class:`~pyfathom.Probe` (its WDL follows from the DTZ, python-chess's table)."""
 
-probe_fields: Callable[[Pinned, int], tuple[Any, int, bool]] = getattr(_core, "probe_fields")
-"""``probe_fields(pinned, lean)``: :data:`probe_answer`'s fields for a lean
-DTZ answer of :data:`board_dtz` (the one place the WDL follows from the DTZ)."""
+probe_record: Callable[[Pinned, int], Probe] = getattr(_core, "probe_record")
+"""``probe_record(pinned, lean)``: :data:`probe_answer`'s Probe for a lean
+DTZ answer of :data:`board_dtz` (so that the WDL follows from the DTZ in
+one place, the C one)."""
 
 BOARD_UNCHECKED: int = getattr(_core, "BOARD_UNCHECKED")
 """What :class:`Deferred` carries for a board left to Python (castling
@@ -243,7 +244,7 @@ def pin(handle: Handle, variant: type) -> Pinned:
     cdata passed to a cffi call does."""
     wdls = tuple(WDL(value) for value in range(-2, 3))
     return getattr(_core, "pin")(handle, int(ffi.cast("uintptr_t", handle)), variant, wdls,
-                                 Deferred)
+                                 Deferred, Probe)
 
 
 def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:

@@ -1,6 +1,6 @@
 """The per-board probes written against the CPython API
 (``pyfathom/_c/board_calls.c``: ``board_wdl``, ``board_dtz``, the answer
-calls ``wdl_answer``, ``dtz_answer``, ``probe_answer`` with ``probe_fields``,
+calls ``wdl_answer``, ``dtz_answer``, ``probe_answer`` with ``probe_record``,
 and ``pin``).
 
 The answers themselves are checked against python-chess through
@@ -153,9 +153,9 @@ def test_the_argument_count_is_checked(tablebase: Any) -> None:
             with pytest.raises(TypeError, match=rf"{call.__name__}\(\) takes 11 arguments "
                                                 rf"\({len(wrong) + 1} given\)"):
                 call(tablebase._pinned, *wrong)
-    with pytest.raises(TypeError, match=r"probe_fields\(\) takes 2 arguments"):
-        ll.probe_fields(tablebase._pinned)
-    with pytest.raises(TypeError, match=r"pin\(\) takes 5 arguments"):
+    with pytest.raises(TypeError, match=r"probe_record\(\) takes 2 arguments"):
+        ll.probe_record(tablebase._pinned)
+    with pytest.raises(TypeError, match=r"pin\(\) takes 6 arguments"):
         ll._core.pin(tablebase._h)
 
 
@@ -176,7 +176,7 @@ def _expected_answer(call: Any, pinned: Any, lean: int) -> Any:
         return pyfathom.WDL(lean - 2)
     if call is ll.dtz_answer:
         return lean >> 1
-    return ll.probe_fields(pinned, lean)
+    return ll.probe_record(pinned, lean)
 
 
 def test_the_answer_calls_answer_what_the_lean_probes_answer(tablebase: Any) -> None:
@@ -206,23 +206,23 @@ def test_the_answer_calls_answer_what_the_lean_probes_answer(tablebase: Any) -> 
     assert ll.wdl_answer(pinned, *_answer_args(_args(KQK))) is pyfathom.WDL.WIN
 
 
-def test_probe_fields_follow_python_chess_table(tablebase: Any) -> None:
-    """The WDL of a DTZ, python-chess's table, at each edge; precise is the
+def test_probe_records_follow_python_chess_table(tablebase: Any) -> None:
+    """A Probe record: the WDL of a DTZ, python-chess's table, at each edge; precise is the
     low bit; a lean failure is refused."""
     pinned = tablebase._pinned
     W = pyfathom.WDL
     for dtz, wdl in ((1, W.WIN), (100, W.WIN), (101, W.CURSED_WIN), (0, W.DRAW),
                      (-1, W.LOSS), (-100, W.LOSS), (-101, W.BLESSED_LOSS)):
         for precise in (0, 1):
-            fields = ll.probe_fields(pinned, dtz * 2 + precise)
+            fields = ll.probe_record(pinned, dtz * 2 + precise)
             assert fields == (wdl, dtz, bool(precise)) and fields[0] is wdl, (dtz, precise)
-            assert type(fields[2]) is bool
+            assert type(fields) is pyfathom.Probe and type(fields[2]) is bool
     with pytest.raises(ValueError, match="not a DTZ answer"):
-        ll.probe_fields(pinned, ll.LEAN_FAILED + pyfathom.Status.MISSING_TABLE)
+        ll.probe_record(pinned, ll.LEAN_FAILED + pyfathom.Status.MISSING_TABLE)
     with pytest.raises(ValueError, match="not a DTZ answer"):
-        ll.probe_fields(pinned, 2**40)
+        ll.probe_record(pinned, 2**40)
     with pytest.raises(ValueError):
-        ll.probe_fields("tb", 0)
+        ll.probe_record("tb", 0)
 
 
 def test_the_answer_calls_probe_only_plain_boards(tablebase: Any) -> None:
@@ -286,10 +286,12 @@ def test_an_answer_call_probes_only_the_pinned_class(syzygy_dir: Path) -> None:
     with pytest.raises(ll.Deferred):
         ll.wdl_answer(pinned, *args)
     assert ll.wdl_answer(pinned, *args[:-1], Subclass(KQK.fen())) is pyfathom.WDL.WIN
-    for wrong in ((tb._h, 0, chess.Board, tuple(pyfathom.WDL), ll.Deferred),
-                  (tb._h, int(ll.ffi.cast("uintptr_t", tb._h)), chess.Board, (1, 2), ll.Deferred),
-                  (tb._h, int(ll.ffi.cast("uintptr_t", tb._h)), chess.Board,
-                   tuple(pyfathom.WDL), KeyError("no class"))):
+    address = int(ll.ffi.cast("uintptr_t", tb._h))
+    wdls = tuple(pyfathom.WDL)
+    for wrong in ((tb._h, 0, chess.Board, wdls, ll.Deferred, pyfathom.Probe),
+                  (tb._h, address, chess.Board, (1, 2), ll.Deferred, pyfathom.Probe),
+                  (tb._h, address, chess.Board, wdls, KeyError("no class"), pyfathom.Probe),
+                  (tb._h, address, chess.Board, wdls, ll.Deferred, list)):
         with pytest.raises((TypeError, ValueError)):
             ll._core.pin(*wrong)
     tb.close()
@@ -380,7 +382,8 @@ def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
     assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     with pytest.raises(ValueError, match="NULL instance"):
-        ll._core.pin(tablebase._h, 0, chess.Board, tuple(pyfathom.WDL), ll.Deferred)
+        ll._core.pin(tablebase._h, 0, chess.Board, tuple(pyfathom.WDL), ll.Deferred,
+                     pyfathom.Probe)
 
 
 def _foreign_capsule() -> object:

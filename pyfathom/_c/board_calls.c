@@ -84,6 +84,7 @@ typedef struct pinned_instance {
     PyObject *variant;  /* the Tablebase's board class */
     PyObject *deferred; /* the exception class an answer call raises for a
                          * board the Python method must look at */
+    PyObject *probe;    /* pyfathom.Probe, the tuple subclass of probe_answer */
     PyObject *zero;     /* the int 0, so that python-chess's castling_rights
                          * of 0 is tested by identity */
     PyObject *wdl[WDL_MEMBERS]; /* the WDL members by wdl + 2 */
@@ -100,6 +101,7 @@ static void drop_references(pinned_instance *pin)
     Py_XDECREF(pin->owner);
     Py_XDECREF(pin->variant);
     Py_XDECREF(pin->deferred);
+    Py_XDECREF(pin->probe);
     Py_XDECREF(pin->zero);
     for (int i = 0; i < WDL_MEMBERS; i++)
         Py_XDECREF(pin->wdl[i]);
@@ -122,7 +124,7 @@ static int check_count(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
 }
 
 /* The references of pin()'s arguments (owner, variant, wdl_members,
- * deferred) in *pin; 0 with an exception set if wdl_members is not a tuple
+ * deferred, probe) in *pin; 0 with an exception set if wdl_members is not a tuple
  * of five. */
 static int hold_references(pinned_instance *pin, PyObject *const *args)
 {
@@ -140,20 +142,22 @@ static int hold_references(pinned_instance *pin, PyObject *const *args)
     pin->owner = args[0];
     pin->variant = args[2];
     pin->deferred = args[4];
+    pin->probe = args[5];
     Py_INCREF(pin->owner);
     Py_INCREF(pin->variant);
     Py_INCREF(pin->deferred);
+    Py_INCREF(pin->probe);
     return 1;
 }
 
-/* pin(owner, address, variant, wdl_members, deferred) -> capsule: wraps
+/* pin(owner, address, variant, wdl_members, deferred, probe) -> capsule: wraps
  * the instance at `address` (the value of the cdata `owner`, as an int)
  * for the probes below, with what the answer calls need (see
  * pinned_instance). */
 static PyObject *pin(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (!check_count("pin", nargs, 5))
+    if (!check_count("pin", nargs, 6))
         return NULL;
     void *tb = PyLong_AsVoidPtr(args[1]);
     if (tb == NULL) {
@@ -163,6 +167,10 @@ static PyObject *pin(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (!PyExceptionClass_Check(args[4])) {
         PyErr_SetString(PyExc_TypeError, "pin(): deferred must be an exception class");
+        return NULL;
+    }
+    if (!PyType_Check(args[5]) || !PyType_IsSubtype((PyTypeObject *)args[5], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "pin(): probe must be a tuple subclass");
         return NULL;
     }
     pinned_instance *held = PyMem_Calloc(1, sizeof *held);
@@ -236,12 +244,20 @@ static int read_turn(PyObject *value, int *out)
 }
 
 /* The bitboards after the two colours (queens .. pawns), the en-passant
- * square and the turn, from args[0..6], into bitboards[2..6], *ep, *turn. */
-static int read_pieces(PyObject *const *args, uint64_t bitboards[7], unsigned *ep, int *turn)
+ * square and the turn, from args[0..6], into bitboards[2..6], *ep, *turn
+ * (pin may be NULL). */
+static int read_pieces(const pinned_instance *pin, PyObject *const *args,
+                       uint64_t bitboards[7], unsigned *ep, int *turn)
 {
-    for (int i = 0; i < 5; i++)
-        if (!read_bitboard(args[i], &bitboards[2 + i]))
+    /* Most piece sets of a small position are empty: python-chess's 0 is
+     * CPython's cached small int, told by identity without a call. */
+    PyObject *zero = pin == NULL ? NULL : pin->zero;
+    for (int i = 0; i < 5; i++) {
+        if (args[i] == zero)
+            bitboards[2 + i] = 0;
+        else if (!read_bitboard(args[i], &bitboards[2 + i]))
             return 0;
+    }
     return read_small(args[5], ep) && read_turn(args[6], turn);
 }
 
@@ -257,18 +273,16 @@ static PyObject *call_lean(lean_probe probe, const char *name,
 {
     if (!check_count(name, nargs, LEAN_ARGUMENTS))
         return NULL;
-    fathom_tb *tb = NULL;
-    if (args[0] != Py_None) {
-        tb = (fathom_tb *)PyCapsule_GetPointer(args[0], instance_capsule);
-        if (tb == NULL)
-            return NULL;
-    }
+    const pinned_instance *pin = NULL;
+    if (args[0] != Py_None && (pin = pinned_of(args[0])) == NULL)
+        return NULL;
     uint64_t bitboards[7];
     unsigned ep;
     int turn;
     if (!read_bitboard(args[1], &bitboards[0]) || !read_bitboard(args[2], &bitboards[1]) ||
-        !read_pieces(args + 3, bitboards, &ep, &turn))
+        !read_pieces(pin, args + 3, bitboards, &ep, &turn))
         return NULL;
+    fathom_tb *tb = pin == NULL ? NULL : pin->tb;
     int32_t result = tb == NULL
         ? FATHOM_LEAN_FAILED + FATHOM_ERR_ARGUMENT
         : probe(tb, bitboards[0], bitboards[1], bitboards[2], bitboards[3],
@@ -364,25 +378,28 @@ static PyObject *dtz_int(const pinned_instance *pin, int32_t lean)
     return PyLong_FromLong(dtz_of(lean));
 }
 
-/* (wdl, dtz, dtz_precise) of a DTZ lean result: the fields of a Probe.  The
- * WDL follows from the DTZ (python-chess's table, see
- * Tablebase.probe_dtz): the one place that says how. */
-static PyObject *probe_fields(const pinned_instance *pin, int32_t lean)
+/* The Probe (wdl, dtz, dtz_precise) of a DTZ lean result.  The WDL follows
+ * from the DTZ (python-chess's table, see Tablebase.probe_dtz): the one
+ * place that says how.  Made as tuple.__new__(Probe, fields) makes a tuple
+ * subclass (its tp_alloc, then the items), without that Python-level call. */
+static PyObject *probe_record(const pinned_instance *pin, int32_t lean)
 {
     long dtz = dtz_of(lean);
     int wdl = dtz > 100 ? 3 : dtz > 0 ? 4 : dtz < -100 ? 1 : dtz < 0 ? 0 : 2;
-    PyObject *fields = PyTuple_New(3);
+    PyTypeObject *probe = (PyTypeObject *)pin->probe;
+    allocfunc alloc = (allocfunc)PyType_GetSlot(probe, Py_tp_alloc);
+    PyObject *record = alloc == NULL ? NULL : alloc(probe, 3);
     PyObject *value = PyLong_FromLong(dtz);
-    if (fields == NULL || value == NULL) {
-        Py_XDECREF(fields);
+    if (record == NULL || value == NULL) {
+        Py_XDECREF(record);
         Py_XDECREF(value);
         return NULL;
     }
     Py_INCREF(pin->wdl[wdl]);
-    PyTuple_SetItem(fields, 0, pin->wdl[wdl]);
-    PyTuple_SetItem(fields, 1, value);
-    PyTuple_SetItem(fields, 2, PyBool_FromLong(lean & 1));
-    return fields;
+    PyTuple_SetItem(record, 0, pin->wdl[wdl]);
+    PyTuple_SetItem(record, 1, value);
+    PyTuple_SetItem(record, 2, PyBool_FromLong(lean & 1));
+    return record;
 }
 
 enum { ANSWER_ARGUMENTS = 11 };
@@ -409,7 +426,7 @@ static PyObject *call_answer(lean_probe probe, answer_of answer, const char *nam
     int turn;
     if (!read_colours(args[1], bitboards))
         return defer(pin, BOARD_UNCHECKED);
-    if (!read_pieces(args + 2, bitboards, &ep, &turn))
+    if (!read_pieces(pin, args + 2, bitboards, &ep, &turn))
         return NULL;
     int32_t lean = probe(pin->tb, bitboards[0], bitboards[1], bitboards[2], bitboards[3],
                          bitboards[4], bitboards[5], bitboards[6], ep, turn);
@@ -431,15 +448,15 @@ static PyObject *dtz_answer(PyObject *module, PyObject *const *args, Py_ssize_t 
 static PyObject *probe_answer(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    return call_answer(fathom_probe_dtz_lean, probe_fields, "probe_answer", args, nargs);
+    return call_answer(fathom_probe_dtz_lean, probe_record, "probe_answer", args, nargs);
 }
 
-/* probe_fields(instance, lean): probe_answer's fields for a DTZ lean result
+/* probe_record(instance, lean): probe_answer's Probe for a DTZ lean result
  * found another way (the Python method's slow path). */
-static PyObject *probe_fields_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *probe_record_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (!check_count("probe_fields", nargs, 2))
+    if (!check_count("probe_record", nargs, 2))
         return NULL;
     const pinned_instance *pin = pinned_of(args[0]);
     if (pin == NULL)
@@ -448,10 +465,10 @@ static PyObject *probe_fields_call(PyObject *module, PyObject *const *args, Py_s
     if (lean == -1 && PyErr_Occurred())
         return NULL;
     if (lean < LEAN_FAILURE_BOUND || lean > INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "probe_fields(): not a DTZ answer");
+        PyErr_SetString(PyExc_ValueError, "probe_record(): not a DTZ answer");
         return NULL;
     }
-    return probe_fields(pin, (int32_t)lean);
+    return probe_record(pin, (int32_t)lean);
 }
 
 /* Fathom's tb_probe_wdl(white, black, kings, queens, rooks, bishops,
@@ -482,7 +499,7 @@ static PyObject *fathom_probe_wdl_call(PyObject *module, PyObject *const *args,
  * METH_FASTCALL function in a PyMethodDef (without -Wcast-function-type). */
 static PyMethodDef board_calls[] = {
     {"pin", (PyCFunction)(void (*)(void))pin, METH_FASTCALL,
-     "pin(owner, address, variant, wdl_members, deferred): the capsule the board "
+     "pin(owner, address, variant, wdl_members, deferred, probe): the capsule the board "
      "probes take as instance."},
     {"board_wdl", (PyCFunction)(void (*)(void))board_wdl, METH_FASTCALL,
      "fathom_probe_wdl_lean over Python ints: (instance, white, black, queens, "
@@ -498,9 +515,10 @@ static PyMethodDef board_calls[] = {
     {"dtz_answer", (PyCFunction)(void (*)(void))dtz_answer, METH_FASTCALL,
      "wdl_answer's arguments -> the DTZ, or raises as wdl_answer."},
     {"probe_answer", (PyCFunction)(void (*)(void))probe_answer, METH_FASTCALL,
-     "wdl_answer's arguments -> (wdl, dtz, dtz_precise), or raises as wdl_answer."},
-    {"probe_fields", (PyCFunction)(void (*)(void))probe_fields_call, METH_FASTCALL,
-     "probe_fields(instance, lean) -> probe_answer's fields for a DTZ lean answer."},
+     "wdl_answer's arguments -> the pinned Probe class's (wdl, dtz, dtz_precise), "
+     "or raises as wdl_answer."},
+    {"probe_record", (PyCFunction)(void (*)(void))probe_record_call, METH_FASTCALL,
+     "probe_record(instance, lean) -> probe_answer's Probe for a DTZ lean answer."},
     {"tb_probe_wdl", (PyCFunction)(void (*)(void))fathom_probe_wdl_call, METH_FASTCALL,
      /* The first line is the signature help() and inspect show (CPython's
       * text-signature convention for built-in functions: "name(...)\n--\n\n"). */
