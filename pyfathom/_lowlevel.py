@@ -116,14 +116,14 @@ class Deferred(Exception):
     the answered path, where a result test in Python would.)"""
 
 
-wdl_answer: Callable[..., Any] = getattr(_core, "wdl_answer")
+wdl_answer: Callable[..., WDL] = getattr(_core, "wdl_answer")
 """``wdl_answer(pinned, occupied_co, queens, rooks, bishops, knights, pawns,
 ep_square, turn, castling_rights, board)`` -> the :class:`~pyfathom.WDL`
 member, for a board whose type is the pinned board class exactly, with no
 castling rights and ``occupied_co`` a list of two ints; anything else
 raises :class:`Deferred` (a bitboard that is no int: :exc:`TypeError`)."""
 
-dtz_answer: Callable[..., Any] = getattr(_core, "dtz_answer")
+dtz_answer: Callable[..., int] = getattr(_core, "dtz_answer")
 """``dtz_answer``, arguments as :data:`wdl_answer` -> the DTZ (an int)."""
 
 probe_answer: Callable[..., Probe] = getattr(_core, "probe_answer")

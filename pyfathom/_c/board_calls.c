@@ -173,7 +173,7 @@ static PyObject *pin(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "pin(): probe must be a tuple subclass");
         return NULL;
     }
-    pinned_instance *held = PyMem_Calloc(1, sizeof *held);
+    pinned_instance *held = (pinned_instance *)PyMem_Calloc(1, sizeof *held);
     if (held == NULL)
         return PyErr_NoMemory();
     /* The destructor ignores a capsule without context: until the context
@@ -336,21 +336,42 @@ static int board_is_plain(const pinned_instance *pin, PyObject *castling_rights,
     return castling < 0 ? -1 : !castling;
 }
 
+/* Item i of a list that holds at least i + 1.  With the GIL, a borrowed
+ * reference: nothing else runs until the caller is done with it.  A
+ * free-threaded CPython may replace the item meanwhile, so there the
+ * reference is a new one, which release_item() drops (and NULL if another
+ * thread shrank the list). */
+#ifdef Py_GIL_DISABLED
+static PyObject *list_item(PyObject *list, Py_ssize_t i)
+{
+    PyObject *item = PyList_GetItemRef(list, i);
+    if (item == NULL)
+        PyErr_Clear();
+    return item;
+}
+#define release_item(item) Py_XDECREF(item)
+#else
+#define list_item(list, i) PyList_GetItem((list), (i))
+#define release_item(item) ((void)(item))
+#endif
+
 /* The two colours of board.occupied_co (python-chess's [black, white]) into
  * bitboards[0..1]: 1, or 0 if it is not a list of two exact ints (the
- * Python method then reads it as before). */
+ * Python method then reads it as before).  An exact int's conversion runs
+ * no Python code and cannot fail. */
 static int read_colours(PyObject *occupied_co, uint64_t bitboards[7])
 {
     if (!PyList_CheckExact(occupied_co) || PyList_Size(occupied_co) != 2)
         return 0;
-    PyObject *white = PyList_GetItem(occupied_co, 1);
-    PyObject *black = PyList_GetItem(occupied_co, 0);
-    if (!PyLong_CheckExact(white) || !PyLong_CheckExact(black))
-        return 0;
-    /* Exact ints: their conversion runs no Python code, so the borrowed
-     * items stay alive; it cannot fail either. */
-    bitboards[0] = (uint64_t)PyLong_AsUnsignedLongLongMask(white);
-    bitboards[1] = (uint64_t)PyLong_AsUnsignedLongLongMask(black);
+    for (int colour = 0; colour < 2; colour++) { /* white is item 1 */
+        PyObject *bits = list_item(occupied_co, 1 - colour);
+        int exact = bits != NULL && PyLong_CheckExact(bits);
+        if (exact)
+            bitboards[colour] = (uint64_t)PyLong_AsUnsignedLongLongMask(bits);
+        release_item(bits);
+        if (!exact)
+            return 0;
+    }
     return 1;
 }
 
