@@ -17,7 +17,10 @@ The per-board probes of :class:`~pyfathom.Tablebase` (and Fathom's
 :data:`board_wdl` and :data:`board_dtz` are the lean probes of the core (no
 kings, no detail, a small int back) behind a METH_FASTCALL function written
 against the CPython API (``pyfathom/_c/board_calls.c``, which says why), and
-take the instance as a capsule from :func:`pin`.  On failure,
+take the instance as a capsule from :func:`pin`; the answer calls
+(:data:`wdl_answer`, :data:`dtz_answer`, :data:`probe_answer`) probe the same
+way and return the Tablebase method's final object, raising
+:class:`Deferred` for everything else.  On failure,
 :func:`probe_detail` repeats the probe through the full form
 (:data:`probe_wdl_raw`, :data:`probe_dtz_raw`) with a ``fathom_detail`` to
 learn which table or file the error is about.

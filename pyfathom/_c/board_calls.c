@@ -1,7 +1,8 @@
 /*
  * The per-position hot paths of pyfathom, written against the CPython API:
- * Tablebase.probe_wdl, probe_dtz and probe call board_wdl / board_dtz (the
- * core's fathom_probe_{wdl,dtz}_lean), and pyfathom.fathom.tb_probe_wdl is
+ * Tablebase.probe_wdl, probe_dtz and probe call the answer calls below (the
+ * core's fathom_probe_{wdl,dtz}_lean, as board_wdl / board_dtz, which
+ * pyfathom's other modules call), and pyfathom.fathom.tb_probe_wdl is
  * the function of the same name here (Fathom's call, on the default
  * instance of tbprobe.h), instead of their cffi wrappers.
  *
@@ -24,11 +25,19 @@
  * for milliseconds, do release it).  Measured: a probe_wdl(board) 6,700 ->
  * 4,360 instructions, 1.6 -> 0.9 us on the benchmark's boards.
  *
- * Tablebase's probes call the checked form (13 arguments), which also tests
- * the board's castling rights and type, the test that cost their Python
- * method about 290 instructions.  The board's attributes themselves are
- * read in Python, not here: CPython's specialized attribute loads cost
- * about 35 instructions each, PyObject_GetAttr about 210 (measured: see
+ * Tablebase's probes call the answer calls (wdl_answer, dtz_answer,
+ * probe_answer), which leave their Python method nothing to do on the
+ * answered path: they test the board's type and castling rights, read both
+ * colours from the occupied_co list, and return the final object (the WDL
+ * member, the DTZ int, the Probe record), from references the pinned
+ * capsule holds; every other outcome raises the private exception the
+ * capsule names, whose handler in Python is the slow path (a try costs
+ * nothing until it raises, CPython 3.11+).  Measured on bench_python's
+ * first 1,000 boards (callgrind, CPython 3.11.7): probe_wdl WDL_BEFORE ->
+ * WDL_AFTER instructions, probe_dtz DTZ_BEFORE -> DTZ_AFTER, probe
+ * PROBE_BEFORE -> PROBE_AFTER.  The board's attributes themselves are read
+ * in Python, not here: CPython's specialized attribute loads cost about 35
+ * instructions each, PyObject_GetAttr about 210 (measured: see
  * benchmarks/README.md, "Where the time goes").
  *
  * Everything else (batch, root, table registration, the rest of the Fathom
