@@ -352,8 +352,10 @@ def test_an_occupied_co_that_is_no_list_of_two_ints_is_read_in_python(tablebase:
                                            tablebase.probe)]
     assert expected[:2] == [pyfathom.WDL.LOSS, -53]
     black, white = board.occupied_co
-    for occ in ((black, white), [black, white, 7], [black, bool(white) and white],
-                [pyfathom.Status(0) | black, white]):
+    class Bits(int):
+        pass
+
+    for occ in ((black, white), [black, white, 7], [black, Bits(white)], [Bits(black), white]):
         odd = chess.Board(fen)
         odd.occupied_co = occ  # type: ignore[assignment]
         got = [probe(odd) for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe)]
