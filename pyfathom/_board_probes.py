@@ -25,8 +25,7 @@ _dtz_answer = _ll.dtz_answer
 _probe_answer = _ll.probe_answer
 _Deferred = _ll.Deferred
 _UNCHECKED = _ll.BOARD_UNCHECKED
-_WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
-"""WDL members indexed by value + 2 (no enum lookup on the hot path)."""
+_WDLS = _ll.WDL_MEMBERS
 _new_tuple = tuple.__new__
 
 

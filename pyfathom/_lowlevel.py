@@ -111,6 +111,11 @@ board_dtz: ProbeFn = getattr(_core, "board_dtz")
 status (``fathom_probe_dtz_lean``)."""
 
 
+WDL_MEMBERS: tuple[WDL, ...] = tuple(WDL(value) for value in range(-2, 3))
+"""The :class:`~pyfathom.WDL` members indexed by value + 2, as the lean WDL
+result and the answer calls index them (no enum lookup on the hot path)."""
+
+
 class Deferred(Exception):
     """What the answer calls (:data:`wdl_answer` ...) raise for every board
     they do not answer, ``args[0]`` the lean result (LEAN_FAILED + status)
@@ -245,9 +250,8 @@ def pin(handle: Handle, variant: type) -> Pinned:
     :attr:`~pyfathom.Tablebase.variant`).  It holds a reference to
     ``handle``, so a probe in progress keeps the instance alive as the
     cdata passed to a cffi call does."""
-    wdls = tuple(WDL(value) for value in range(-2, 3))
-    return getattr(_core, "pin")(handle, int(ffi.cast("uintptr_t", handle)), variant, wdls,
-                                 Deferred, Probe)
+    return getattr(_core, "pin")(handle, int(ffi.cast("uintptr_t", handle)), variant,
+                                 WDL_MEMBERS, Deferred, Probe)
 
 
 def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:
