@@ -20,10 +20,12 @@ _T = TypeVar("_T")
 _FAILED_BELOW = _ll.LEAN_FAILURE_BOUND
 _board_wdl = _ll.board_wdl
 _board_dtz = _ll.board_dtz
+_wdl_answer = _ll.wdl_answer
+_dtz_answer = _ll.dtz_answer
+_probe_answer = _ll.probe_answer
+_Deferred = _ll.Deferred
 _UNCHECKED = _ll.BOARD_UNCHECKED
-_WDLS = (WDL.LOSS, WDL.BLESSED_LOSS, WDL.DRAW, WDL.CURSED_WIN, WDL.WIN)
-"""WDL members indexed by value + 2 (no enum lookup on the hot path)."""
-_LOSS, _BLESSED_LOSS, _DRAW, _CURSED_WIN, _WIN = _WDLS
+_WDLS = _ll.WDL_MEMBERS
 _new_tuple = tuple.__new__
 
 
@@ -84,14 +86,17 @@ class BoardProbes:
             dtz, fen, status, occ[1], occ[0], board.kings, board.queens, board.rooks,
             board.bishops, board.knights, board.pawns, board.ep_square or 0, board.turn)
 
-    def _checked_or_failed(self, probe: _ll.ProbeFn, board: chess.Board, r: int) -> int:
-        """The failure branch of :meth:`probe_wdl`, :meth:`probe_dtz` and
-        :meth:`probe`: ``r`` is what their checked call of ``probe``
-        (:data:`_board_wdl` or :data:`_board_dtz`) answered, below
-        LEAN_FAILURE_BOUND.  A board the call left to Python (castling
-        rights, or a type other than :attr:`variant`) raises unless it is a
-        subclass that plays the tablebase's game, which is then probed
-        without the check; a failed probe raises."""
+    def _deferred(self, probe: _ll.ProbeFn, board: chess.Board, deferred: _ll.Deferred) -> int:
+        """The slow path of :meth:`probe_wdl`, :meth:`probe_dtz` and
+        :meth:`probe`, the lean answer of ``probe`` (:data:`_board_wdl` or
+        :data:`_board_dtz`) for a board their answer call deferred:
+        ``deferred.args[0]`` is that call's lean result, a failure or
+        BOARD_UNCHECKED.  A board the call left to Python (castling rights,
+        a type other than :attr:`variant`, an ``occupied_co`` that is no
+        list of two ints) raises unless it is a board that plays the
+        tablebase's game, which is then probed without the check; a failed
+        probe raises."""
+        r: int = deferred.args[0]
         if r == _UNCHECKED:
             self._check_supported(board)
             occ = board.occupied_co
@@ -106,8 +111,15 @@ class BoardProbes:
     # specialized attribute loads cost about 35 instructions each, a C
     # PyObject_GetAttr on a python-chess board about 210 (a C call that read
     # the board itself took 5,150 instructions per probe_wdl against these
-    # methods' 4,430, callgrind on bench_python's boards).  The C call checks
-    # castling rights and type(board) (the checked form of board_wdl).
+    # methods' 4,430, callgrind on bench_python's boards).  The C call (an
+    # answer call of board_calls.c) checks castling rights and type(board),
+    # reads both colours from the occupied_co list and returns the final
+    # object; every other outcome raises _Deferred, whose handler is the
+    # slow path (a try costs nothing until it raises on CPython 3.11+).
+    # Callgrind, bench_python's first 1,000 boards: 4,330 -> 3,860
+    # instructions per probe_wdl against the method that tested the C
+    # call's result itself; about 1,130 of them are the interpreter's (the
+    # call, the frame, these ten attribute loads).
 
     def probe_wdl(self, board: chess.Board) -> WDL:
         """Win/draw/loss of ``board`` for the side to move.
@@ -143,13 +155,12 @@ class BoardProbes:
             an invalid board, :class:`~pyfathom.CorruptTableError`
             (:exc:`OSError`) for a damaged file.
         """
-        occ = board.occupied_co
-        r = _board_wdl(self._pinned, occ[1], occ[0], board.queens, board.rooks,
-                       board.bishops, board.knights, board.pawns, board.ep_square,
-                       board.turn, board.castling_rights, board, self.variant)
-        if r < _FAILED_BELOW:
-            r = self._checked_or_failed(_board_wdl, board, r)
-        return _WDLS[r]
+        try:
+            return _wdl_answer(self._pinned, board.occupied_co, board.queens, board.rooks,
+                               board.bishops, board.knights, board.pawns, board.ep_square,
+                               board.turn, board.castling_rights, board)
+        except _Deferred as deferred:
+            return _WDLS[self._deferred(_board_wdl, board, deferred)]
 
     def probe_dtz(self, board: chess.Board) -> int:
         """Distance to zeroing (DTZ50'') of ``board`` in plies.
@@ -179,13 +190,12 @@ class BoardProbes:
         :raises: as :meth:`probe_wdl`; :meth:`get_dtz` returns a default
             instead of the :exc:`KeyError` s.
         """
-        occ = board.occupied_co
-        r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
-                       board.bishops, board.knights, board.pawns, board.ep_square,
-                       board.turn, board.castling_rights, board, self.variant)
-        if r < _FAILED_BELOW:
-            r = self._checked_or_failed(_board_dtz, board, r)
-        return r >> 1
+        try:
+            return _dtz_answer(self._pinned, board.occupied_co, board.queens, board.rooks,
+                               board.bishops, board.knights, board.pawns, board.ep_square,
+                               board.turn, board.castling_rights, board)
+        except _Deferred as deferred:
+            return self._deferred(_board_dtz, board, deferred) >> 1
 
     def probe(self, board: chess.Board) -> Probe:
         """WDL, DTZ and whether the DTZ is exact, in one probe.
@@ -200,21 +210,12 @@ class BoardProbes:
 
         :raises: as :meth:`probe_dtz`.
         """
-        occ = board.occupied_co
-        r = _board_dtz(self._pinned, occ[1], occ[0], board.queens, board.rooks,
-                       board.bishops, board.knights, board.pawns, board.ep_square,
-                       board.turn, board.castling_rights, board, self.variant)
-        if r < _FAILED_BELOW:
-            r = self._checked_or_failed(_board_dtz, board, r)
-        dtz = r >> 1
-        # The WDL follows from the DTZ (python-chess's table, see probe_dtz).
-        if dtz > 0:
-            wdl = _WIN if dtz <= 100 else _CURSED_WIN
-        elif dtz < 0:
-            wdl = _LOSS if dtz >= -100 else _BLESSED_LOSS
-        else:
-            wdl = _DRAW
-        return _new_tuple(Probe, (wdl, dtz, r & 1 == 1))
+        try:
+            return _probe_answer(self._pinned, board.occupied_co, board.queens, board.rooks,
+                                 board.bishops, board.knights, board.pawns, board.ep_square,
+                                 board.turn, board.castling_rights, board)
+        except _Deferred as deferred:
+            return _ll.probe_record(self._pinned, self._deferred(_board_dtz, board, deferred))
 
     def get_wdl(self, board: chess.Board, default: _T = None) -> Union[WDL, _T]:  # type: ignore[assignment]
         """:meth:`probe_wdl`, but ``default`` where the tables cannot answer

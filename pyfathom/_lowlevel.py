@@ -17,7 +17,10 @@ The per-board probes of :class:`~pyfathom.Tablebase` (and Fathom's
 :data:`board_wdl` and :data:`board_dtz` are the lean probes of the core (no
 kings, no detail, a small int back) behind a METH_FASTCALL function written
 against the CPython API (``pyfathom/_c/board_calls.c``, which says why), and
-take the instance as a capsule from :func:`pin`.  On failure,
+take the instance as a capsule from :func:`pin`; the answer calls
+(:data:`wdl_answer`, :data:`dtz_answer`, :data:`probe_answer`) probe the same
+way and return the Tablebase method's final object, raising
+:class:`Deferred` for everything else.  On failure,
 :func:`probe_detail` repeats the probe through the full form
 (:data:`probe_wdl_raw`, :data:`probe_dtz_raw`) with a ``fathom_detail`` to
 learn which table or file the error is about.
@@ -39,7 +42,7 @@ from pyfathom._errors import (
     TooManyPiecesError,
 )
 from pyfathom._core import ffi, lib
-from pyfathom._types import ClockResult, Status
+from pyfathom._types import WDL, ClockResult, Probe, Status
 
 Handle = Any
 """A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
@@ -83,33 +86,67 @@ BATCH_WDL_FAILED: int = lib.FATHOM_BATCH_WDL_FAILED
 BATCH_DTZ_FAILED: int = lib.FATHOM_BATCH_DTZ_FAILED
 
 LEAN_FAILED: int = lib.FATHOM_LEAN_FAILED
-LEAN_FAILURE_BOUND: int = LEAN_FAILED + 256
-"""A lean result below this is LEAN_FAILED + status; above, an answer."""
 
 if not lib.pyfathom_board_calls_install():  # pragma: no cover
     raise ImportError("pyfathom: the per-board probes could not be added to pyfathom._core")
 from pyfathom import _core  # noqa: E402 (after the install above)
 
+LEAN_FAILURE_BOUND: int = getattr(_core, "LEAN_FAILURE_BOUND")
+"""A lean result below this is LEAN_FAILED + status; above, an answer."""
+
 Pinned = Any
-"""A capsule carrying a ``fathom_tb *`` (and a reference to its owning cdata)
-into :data:`board_wdl` / :data:`board_dtz` (``None`` is answered
+"""A capsule carrying a ``fathom_tb *`` (and references to its owning cdata,
+the tablebase's board class, the :class:`~pyfathom.WDL` members and
+:class:`Deferred`) into the board calls below (:func:`pin`; for
+:data:`board_wdl` / :data:`board_dtz` ``None`` is answered
 FATHOM_ERR_ARGUMENT)."""
 
 board_wdl: ProbeFn = getattr(_core, "board_wdl")
 """``board_wdl(pinned, white, black, queens, rooks, bishops, knights, pawns,
 ep_square, turn)`` -> wdl + 2, or LEAN_FAILED + status (``fathom_probe_wdl_lean``;
-``ep_square`` may be None; FATHOM_ERR_ARGUMENT for ``pinned`` None).
-The checked form, ``board_wdl(..., turn, castling_rights, board, variant)``,
-answers :data:`BOARD_UNCHECKED` without probing unless ``type(board) is
-variant`` and ``castling_rights`` is false (Tablebase's probes)."""
+``ep_square`` may be None; FATHOM_ERR_ARGUMENT for ``pinned`` None)."""
 
 board_dtz: ProbeFn = getattr(_core, "board_dtz")
-"""``board_dtz``, same arguments (both forms) -> dtz * 2 + precise, or
-LEAN_FAILED + status (``fathom_probe_dtz_lean``)."""
+"""``board_dtz``, same arguments -> dtz * 2 + precise, or LEAN_FAILED +
+status (``fathom_probe_dtz_lean``)."""
+
+
+WDL_MEMBERS: tuple[WDL, ...] = tuple(WDL(value) for value in range(-2, 3))
+"""The :class:`~pyfathom.WDL` members indexed by value + 2, as the lean WDL
+result and the answer calls index them (no enum lookup on the hot path)."""
+
+
+class Deferred(Exception):
+    """What the answer calls (:data:`wdl_answer` ...) raise for every board
+    they do not answer, ``args[0]`` the lean result (LEAN_FAILED + status)
+    or :data:`BOARD_UNCHECKED`: Tablebase's methods catch it and take their
+    slow path, so it never reaches their callers.  (Raising costs nothing on
+    the answered path, where a result test in Python would.)"""
+
+
+wdl_answer: Callable[..., WDL] = getattr(_core, "wdl_answer")
+"""``wdl_answer(pinned, occupied_co, queens, rooks, bishops, knights, pawns,
+ep_square, turn, castling_rights, board)`` -> the :class:`~pyfathom.WDL`
+member, for a board whose type is the pinned board class exactly, with no
+castling rights and ``occupied_co`` a list of two ints; anything else
+raises :class:`Deferred` (a bitboard that is no int: :exc:`TypeError`)."""
+
+dtz_answer: Callable[..., int] = getattr(_core, "dtz_answer")
+"""``dtz_answer``, arguments as :data:`wdl_answer` -> the DTZ (an int)."""
+
+probe_answer: Callable[..., Probe] = getattr(_core, "probe_answer")
+"""``probe_answer``, arguments as :data:`wdl_answer` -> the
+:class:`~pyfathom.Probe` (its WDL follows from the DTZ, python-chess's table)."""
+
+probe_record: Callable[[Pinned, int], Probe] = getattr(_core, "probe_record")
+"""``probe_record(pinned, lean)``: :data:`probe_answer`'s Probe for a lean
+DTZ answer of :data:`board_dtz` (so that the WDL follows from the DTZ in
+one place, the C one)."""
 
 BOARD_UNCHECKED: int = getattr(_core, "BOARD_UNCHECKED")
-"""What a checked board_wdl / board_dtz answers for a board left to Python:
-below LEAN_FAILED + any status."""
+"""What :class:`Deferred` carries for a board left to Python (castling
+rights, a type other than the pinned class, an ``occupied_co`` that is not
+a list of two ints): below LEAN_FAILED + any status."""
 
 fathom_tb_probe_wdl: ProbeFn = getattr(_core, "tb_probe_wdl")
 """Fathom's ``tb_probe_wdl`` on the default instance of ``tbprobe.h``, the
@@ -207,12 +244,14 @@ def open_handle(variant: int = 0) -> Handle:
     return ffi.gc(out[0], lib.fathom_close)
 
 
-def pin(handle: Handle) -> Pinned:
-    """The capsule :data:`board_wdl` and :data:`board_dtz` take for the
-    instance ``handle``.  It holds a reference to ``handle``, so a probe in
-    progress keeps the instance alive as the cdata passed to a cffi call
-    does."""
-    return getattr(_core, "pin")(handle, int(ffi.cast("uintptr_t", handle)))
+def pin(handle: Handle, variant: type) -> Pinned:
+    """The capsule the board calls take for the instance ``handle``, whose
+    answer calls probe boards of type ``variant`` exactly (a Tablebase's
+    :attr:`~pyfathom.Tablebase.variant`).  It holds a reference to
+    ``handle``, so a probe in progress keeps the instance alive as the
+    cdata passed to a cffi call does."""
+    return getattr(_core, "pin")(handle, int(ffi.cast("uintptr_t", handle)), variant,
+                                 WDL_MEMBERS, Deferred, Probe)
 
 
 def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:

@@ -33,7 +33,6 @@ A closed tablebase probes this one, so it answers as python-chess's closed
 table (KvK) is answered, anything else raises :class:`MissingTableError`.
 Nothing is ever added to it (:meth:`Tablebase._own_handle` opens a new
 instance first), so it stays empty and holds no mapped file."""
-_EMPTY_PINNED = _ll.pin(_EMPTY)
 
 
 if _ll.BATCH_WDL_FAILED != FAILED or _ll.BATCH_DTZ_FAILED != FAILED_DTZ:  # pragma: no cover
@@ -148,7 +147,7 @@ class Tablebase(BoardProbes, BatchProbes):
         self.max_fds = max_fds
         self.variant = VariantBoard
         self._h = _ll.open_handle(c_variant)
-        self._pinned = _ll.pin(self._h)
+        self._pinned = _ll.pin(self._h, VariantBoard)
         self._buffers = []
 
     # ---- lifetime ----------------------------------------------------------
@@ -168,7 +167,7 @@ class Tablebase(BoardProbes, BatchProbes):
         the variant :attr:`variant` names (the one place that says which)."""
         if self._h is _EMPTY:
             h = _ll.open_handle(_variant_of(self.variant))
-            self._pinned = _ll.pin(h)
+            self._pinned = _ll.pin(h, self.variant)
             self._h = h
         return self._h
 
@@ -266,7 +265,7 @@ class Tablebase(BoardProbes, BatchProbes):
         """
         # _h first: a probe that sees the empty _pinned then sees closed.
         self._h = _EMPTY
-        self._pinned = _EMPTY_PINNED
+        self._pinned = _ll.pin(_EMPTY, self.variant)
 
     def __enter__(self) -> Tablebase:
         return self

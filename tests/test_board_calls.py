@@ -1,5 +1,7 @@
 """The per-board probes written against the CPython API
-(``pyfathom/_c/board_calls.c``: ``board_wdl``, ``board_dtz``, ``pin``).
+(``pyfathom/_c/board_calls.c``: ``board_wdl``, ``board_dtz``, the answer
+calls ``wdl_answer``, ``dtz_answer``, ``probe_answer`` with ``probe_record``,
+and ``pin``).
 
 The answers themselves are checked against python-chess through
 ``Tablebase.probe_wdl`` / ``probe_dtz`` / ``probe`` (test_oracle_*), which
@@ -140,55 +142,159 @@ def test_a_bitboard_that_is_no_int_is_a_type_error(tablebase: Any, bad: object) 
 def test_the_argument_count_is_checked(tablebase: Any) -> None:
     args = _args(KQK)
     for call, name in ((ll.board_wdl, "board_wdl"), (ll.board_dtz, "board_dtz")):
-        with pytest.raises(TypeError, match=rf"{name}\(\) takes 10 or 13 arguments \(9 given\)"):
+        with pytest.raises(TypeError, match=rf"{name}\(\) takes 10 arguments \(9 given\)"):
             call(tablebase._pinned, *args[:-1])
-        for extra in (1, 2, 4):
-            with pytest.raises(TypeError, match=rf"takes 10 or 13 arguments \({10 + extra} given\)"):
+        for extra in (1, 3):
+            with pytest.raises(TypeError, match=rf"takes 10 arguments \({10 + extra} given\)"):
                 call(tablebase._pinned, *args, *[0] * extra)
-    with pytest.raises(TypeError, match=r"pin\(\) takes 2 arguments"):
+    answer_args = _answer_args(args)
+    for call in _ANSWERS:
+        for wrong in (answer_args[:-1], (*answer_args, chess.Board)):
+            with pytest.raises(TypeError, match=rf"{call.__name__}\(\) takes 11 arguments "
+                                                rf"\({len(wrong) + 1} given\)"):
+                call(tablebase._pinned, *wrong)
+    with pytest.raises(TypeError, match=r"probe_record\(\) takes 2 arguments"):
+        ll.probe_record(tablebase._pinned)
+    with pytest.raises(TypeError, match=r"pin\(\) takes 6 arguments"):
         ll._core.pin(tablebase._h)
 
 
-def test_the_checked_form_probes_only_plain_boards(tablebase: Any) -> None:
-    """board_wdl / board_dtz(..., castling_rights, board, variant), as
-    Tablebase's probes call them: the probe's answer when type(board) is
-    variant exactly and castling_rights is false (0, or anything false);
-    BOARD_UNCHECKED, with nothing probed, for castling rights, a subclass,
-    another variant's board or another object; the instance is still
+_ANSWERS = (ll.wdl_answer, ll.dtz_answer, ll.probe_answer)
+
+
+def _answer_args(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An answer call's board arguments for a row of _args (occupied_co
+    as python-chess holds it, [black, white]), castling_rights 0 and a
+    plain chess.Board, whose bitboards the call does not read."""
+    white, black, *rest = row
+    return ([black, white], *rest, 0, KQK)
+
+
+def _expected_answer(call: Any, pinned: Any, lean: int) -> Any:
+    """What an answer call gives for the lean result of the same probe."""
+    if call is ll.wdl_answer:
+        return pyfathom.WDL(lean - 2)
+    if call is ll.dtz_answer:
+        return lean >> 1
+    return ll.probe_record(pinned, lean)
+
+
+def test_the_answer_calls_answer_what_the_lean_probes_answer(tablebase: Any) -> None:
+    """On every row of _rows: the final object for an answer (the WDL
+    member itself, the DTZ, the Probe fields with python-chess's WDL of the
+    DTZ), Deferred carrying the very lean result for a failure."""
+    pinned = tablebase._pinned
+    bad = []
+    deferred = answered = 0
+    for row in _rows(seed=5):
+        for call in _ANSWERS:
+            lean = (ll.board_wdl if call is ll.wdl_answer else ll.board_dtz)(pinned, *row)
+            try:
+                got = call(pinned, *_answer_args(row))
+            except ll.Deferred as exc:
+                deferred += 1
+                if lean >= ll.LEAN_FAILURE_BOUND or exc.args != (lean,):
+                    bad.append(f"{row}: {call.__name__} deferred {exc.args}, lean {lean}")
+                continue
+            answered += 1
+            expected = _expected_answer(call, pinned, lean)
+            if lean < ll.LEAN_FAILURE_BOUND or got != expected or type(got) is not type(expected):
+                bad.append(f"{row}: {call.__name__} {got!r}, lean {lean}")
+    assert not bad, P.mismatch_report("answer calls vs lean", deferred + answered, bad)
+    assert deferred > 100 and answered > len(P.ALL_TABLES) * 10 * 3, (deferred, answered)
+    # The WDL members are the enum's own, not equal ints.
+    assert ll.wdl_answer(pinned, *_answer_args(_args(KQK))) is pyfathom.WDL.WIN
+
+
+def test_probe_records_follow_python_chess_table(tablebase: Any) -> None:
+    """A Probe record: the WDL of a DTZ, python-chess's table, at each edge; precise is the
+    low bit; a lean failure is refused."""
+    pinned = tablebase._pinned
+    W = pyfathom.WDL
+    for dtz, wdl in ((1, W.WIN), (100, W.WIN), (101, W.CURSED_WIN), (0, W.DRAW),
+                     (-1, W.LOSS), (-100, W.LOSS), (-101, W.BLESSED_LOSS)):
+        for precise in (0, 1):
+            fields = ll.probe_record(pinned, dtz * 2 + precise)
+            assert fields == (wdl, dtz, bool(precise)) and fields[0] is wdl, (dtz, precise)
+            assert type(fields) is pyfathom.Probe and type(fields[2]) is bool
+    with pytest.raises(ValueError, match="not a DTZ answer"):
+        ll.probe_record(pinned, ll.LEAN_FAILED + pyfathom.Status.MISSING_TABLE)
+    with pytest.raises(ValueError, match="not a DTZ answer"):
+        ll.probe_record(pinned, 2**40)
+    with pytest.raises(ValueError):
+        ll.probe_record("tb", 0)
+
+
+def test_the_answer_calls_probe_only_plain_boards(tablebase: Any) -> None:
+    """An answer call probes a board only when type(board) is the pinned
+    class exactly, castling_rights is false (0, or anything false) and
+    occupied_co a list of two exact ints; anything else raises Deferred
+    with BOARD_UNCHECKED, with nothing probed; the instance is still
     checked first, and castling_rights read for its truth value."""
     import chess.variant
 
     class Subclass(chess.Board):
         pass
 
-    pinned, args = tablebase._pinned, _args(KQK)
+    pinned = tablebase._pinned
+    occ, *pieces = _answer_args(_args(KQK))[:-2]
     unchecked = ll.BOARD_UNCHECKED
     assert unchecked < ll.LEAN_FAILED < ll.LEAN_FAILURE_BOUND
-    for call in (ll.board_wdl, ll.board_dtz):
-        answer = call(pinned, *args)
-        assert answer >= ll.LEAN_FAILURE_BOUND
-        for castling in (0, False, None, ""):
-            assert call(pinned, *args, castling, KQK, chess.Board) == answer
-        assert call(None, *args, 0, KQK, chess.Board) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
-        for castling, board, variant in (
-                (chess.BB_H1, KQK, chess.Board), (1, KQK, chess.Board),
-                (0, Subclass(KQK.fen()), chess.Board), (0, KQK, Subclass),
-                (0, chess.variant.AtomicBoard(KQK.fen()), chess.Board),
-                (0, KQK.fen(), chess.Board), (0, KQK, None)):
-            assert call(pinned, *args, castling, board, variant) == unchecked, (castling, board)
+    for call in _ANSWERS:
+        answer = call(pinned, occ, *pieces, 0, KQK)
+        for castling in (0, False, None, "", 2**70 - 2**70):
+            assert call(pinned, occ, *pieces, castling, KQK) == answer
+        for castling, board, colours in (
+                (chess.BB_H1, KQK, occ), (1, KQK, occ), (0, Subclass(KQK.fen()), occ),
+                (0, chess.variant.AtomicBoard(KQK.fen()), occ), (0, KQK.fen(), occ),
+                (0, KQK, tuple(occ)), (0, KQK, occ[:1]), (0, KQK, [*occ, 0]),
+                (0, KQK, [occ[0], True]), (0, KQK, [occ[0], float(occ[1])]),
+                (0, KQK, None)):
+            with pytest.raises(ll.Deferred) as deferred:
+                call(pinned, colours, *pieces, castling, board)
+            assert deferred.value.args == (unchecked,), (castling, board, colours)
         # Unchecked boards are not probed: not even their bitboards are read.
-        assert call(pinned, "x", *args[1:], 1, KQK, chess.Board) == unchecked
+        with pytest.raises(ll.Deferred):
+            call(pinned, occ, "x", *pieces[1:], 1, KQK)
         with pytest.raises(TypeError):
-            call(pinned, "x", *args[1:], 0, KQK, chess.Board)
+            call(pinned, occ, "x", *pieces[1:], 0, KQK)
         with pytest.raises(ValueError, match="invalid PyCapsule"):
-            call("tb", *args, 1, KQK, chess.Board)
+            call("tb", occ, *pieces, 0, KQK)
+        for wrong in (None, _foreign_capsule(), tablebase._h):
+            with pytest.raises((TypeError, ValueError)):
+                call(wrong, occ, *pieces, 0, KQK)
 
         class NoTruth:
             def __bool__(self) -> bool:
                 raise ZeroDivisionError("no truth value")
 
         with pytest.raises(ZeroDivisionError, match="no truth value"):
-            call(pinned, *args, NoTruth(), KQK, chess.Board)
+            call(pinned, occ, *pieces, NoTruth(), KQK)
+
+
+def test_an_answer_call_probes_only_the_pinned_class(syzygy_dir: Path) -> None:
+    """The board class is the pinned one's: a capsule pinned for another
+    class defers chess.Board itself (as a closed tablebase's, pinned anew
+    for its class)."""
+    tb = pyfathom.open_tablebase(syzygy_dir)
+
+    class Subclass(chess.Board):
+        pass
+
+    pinned = ll.pin(tb._h, Subclass)
+    args = _answer_args(_args(KQK))
+    with pytest.raises(ll.Deferred):
+        ll.wdl_answer(pinned, *args)
+    assert ll.wdl_answer(pinned, *args[:-1], Subclass(KQK.fen())) is pyfathom.WDL.WIN
+    address = int(ll.ffi.cast("uintptr_t", tb._h))
+    wdls = tuple(pyfathom.WDL)
+    for wrong in ((tb._h, 0, chess.Board, wdls, ll.Deferred, pyfathom.Probe),
+                  (tb._h, address, chess.Board, (1, 2), ll.Deferred, pyfathom.Probe),
+                  (tb._h, address, chess.Board, wdls, KeyError("no class"), pyfathom.Probe),
+                  (tb._h, address, chess.Board, wdls, ll.Deferred, list)):
+        with pytest.raises((TypeError, ValueError)):
+            ll._core.pin(*wrong)
+    tb.close()
 
 
 def test_probes_of_boards_left_to_python(tablebase: Any) -> None:
@@ -230,6 +336,42 @@ def test_probes_of_boards_left_to_python(tablebase: Any) -> None:
     assert tablebase.get_wdl(castling) is None and tablebase.get_dtz(castling, 7) == 7
 
 
+class _ColoursAsTuple(chess.Board):
+    """A board whose occupied_co is no list (set per instance below)."""
+
+
+def test_an_occupied_co_that_is_no_list_of_two_ints_is_read_in_python(tablebase: Any) -> None:
+    """The answer calls read occupied_co only as python-chess holds it (a
+    list of two ints); any other value goes to the slow path, which reads
+    occ[1] and occ[0] as the methods always did: a tuple or int subclasses
+    answer the same, a longer list uses its first two items, something
+    that is no sequence raises the TypeError Python raises for it."""
+    fen = "8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1"
+    board = chess.Board(fen)
+    expected = [probe(board) for probe in (tablebase.probe_wdl, tablebase.probe_dtz,
+                                           tablebase.probe)]
+    assert expected[:2] == [pyfathom.WDL.LOSS, -53]
+    black, white = board.occupied_co
+    class Bits(int):
+        pass
+
+    for occ in ((black, white), [black, white, 7], [black, Bits(white)], [Bits(black), white]):
+        odd = chess.Board(fen)
+        odd.occupied_co = occ  # type: ignore[assignment]
+        got = [probe(odd) for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe)]
+        assert got == expected, occ
+        assert type(got[0]) is pyfathom.WDL and type(got[2]) is pyfathom.Probe
+    for occ, error in ((None, "'NoneType' object is not subscriptable"),
+                       ([black], "list index out of range"),
+                       ([black, "w"], None)):
+        odd = chess.Board(fen)
+        odd.occupied_co = occ  # type: ignore[assignment]
+        for probe in (tablebase.probe_wdl, tablebase.probe_dtz, tablebase.probe,
+                      tablebase.get_wdl, tablebase.get_dtz):
+            with pytest.raises((TypeError, IndexError), match=error):
+                probe(odd)
+
+
 def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
     """The instance argument is not an address: only a capsule made by pin()
     gets through (a capsule of another name, an int, the cffi cdata are
@@ -242,7 +384,8 @@ def test_the_instance_must_be_a_pinned_capsule_or_none(tablebase: Any) -> None:
     assert ll.board_wdl(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     assert ll.board_dtz(None, *args) == ll.LEAN_FAILED + pyfathom.Status.ARGUMENT
     with pytest.raises(ValueError, match="NULL instance"):
-        ll._core.pin(tablebase._h, 0)
+        ll._core.pin(tablebase._h, 0, chess.Board, tuple(pyfathom.WDL), ll.Deferred,
+                     pyfathom.Probe)
 
 
 def _foreign_capsule() -> object:
@@ -266,31 +409,57 @@ def test_a_pinned_instance_outlives_close(syzygy_dir: Path) -> None:
     gc.collect()
     assert owner() is not None, "the capsule must keep the instance's cdata alive"
     assert ll.board_wdl(pinned, *_args(KQK)) == int(expected) + 2
-    with pytest.raises(pyfathom.MissingTableError):  # closed: an empty tablebase
-        tb.probe_wdl(KQK)
+    assert ll.wdl_answer(pinned, *_answer_args(_args(KQK))) is expected
+    for probe in (tb.probe_wdl, tb.probe_dtz, tb.probe):  # closed: an empty tablebase
+        with pytest.raises(pyfathom.MissingTableError, match="KQvK"):
+            probe(KQK)
+    assert tb.get_wdl(KQK, 5) == 5 and tb.probe_wdl(chess.Board("8/8/8/8/8/2k5/8/K7 w - - 0 1")) == 0
     del pinned
     gc.collect()
     assert owner() is None, "the instance must be freed with its last capsule"
 
 
 def test_pin_holds_exactly_one_reference(syzygy_dir: Path) -> None:
+    """pin() holds one reference to the cdata, the class, each WDL member
+    and the exception class, dropped with the capsule; 1,000 calls of each
+    kind, answered or deferred (with castling rights, a subclass, a failed
+    probe), through the calls and through Tablebase, keep no reference to
+    anything they were given or returned."""
     tb = pyfathom.open_tablebase(syzygy_dir)
     handle = tb._h
-    before = sys.getrefcount(handle)
-    pinned = ll.pin(handle)
-    assert sys.getrefcount(handle) == before + 1
-    for _ in range(1000):
-        ll.board_wdl(pinned, *_args(KQK))
-    assert sys.getrefcount(handle) == before + 1
-    # The checked form keeps no reference to the board or its class either.
+
+    class Subclass(chess.Board):
+        pass
+
+    held = (handle, Subclass, *pyfathom.WDL, ll.Deferred)
+    before = [sys.getrefcount(x) for x in held]
+    pinned = ll.pin(handle, Subclass)
+    assert [sys.getrefcount(x) for x in held] == [n + 1 for n in before]
     castling = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
-    counts = [sys.getrefcount(x) for x in (KQK, castling, chess.Board)]
-    for _ in range(1000):
-        ll.board_wdl(pinned, *_args(KQK), 0, KQK, chess.Board)
-        ll.board_dtz(pinned, *_args(castling), castling.castling_rights, castling, chess.Board)
-    assert [sys.getrefcount(x) for x in (KQK, castling, chess.Board)] == counts
-    del pinned
-    assert sys.getrefcount(handle) == before
+    missing = chess.Board("7k/8/8/8/8/8/8/KQQQ4 b - - 0 1")  # no KQQQvK table
+    boards = (KQK, castling, missing, Subclass(KQK.fen()), Subclass(missing.fen()))
+    watched = (*boards, chess.Board, Subclass, *pyfathom.WDL, ll.Deferred, *KQK.occupied_co)
+    counts = [sys.getrefcount(x) for x in watched]
+    for i in range(1000):
+        ll.board_wdl(pinned, *_args(KQK))
+        for board in boards:
+            args = (board.occupied_co, *_args(board)[2:], board.castling_rights, board)
+            for call in _ANSWERS:
+                try:
+                    call(pinned, *args)
+                except ll.Deferred:
+                    pass
+        # Tablebase's slow paths format a FEN and raise: 100 of each suffice.
+        for board in boards if i % 10 == 0 else boards[::3]:
+            for probe in (tb.probe_wdl, tb.probe_dtz, tb.probe):
+                try:
+                    probe(board)
+                except KeyError:
+                    pass
+    del board, args
+    assert [sys.getrefcount(x) for x in watched] == counts
+    del pinned, watched, boards
+    assert [sys.getrefcount(x) for x in held] == before
     tb.close()
 
 
