@@ -59,7 +59,11 @@ def main(argv: list[str]) -> int:
             **os.environ,
             "PYTHONPATH": os.pathsep.join(filter(None, [str(build), os.environ.get("PYTHONPATH")])),
             "LD_PRELOAD": preload,
-            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+            # allocator_may_return_null: a malloc that fails returns NULL,
+            # as libc's does, so the tests that limit the address space
+            # (test_hostile_resources) see the core handle it instead of
+            # ASan aborting the process.
+            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1",
             "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
             "PYFATHOM_SANITIZED": "1",
             "PYFATHOM_BENCH_BIN": str(build / "bench-bin"),

@@ -196,10 +196,11 @@ TB_ALWAYS_INLINE int movegen_may_capture(const tb_pos *pos)
     int us = pos->turn;
     uint64_t mine = pos->color[us], theirs = pos->color[!us];
     uint64_t occ = mine | theirs;
-    uint64_t near = tb_knight_span(mine & pos->type[TB_KNIGHT]) |
-                    tb_king_span(mine & pos->type[TB_KING]) |
-                    tb_pawn_span(mine & pos->type[TB_PAWN], us);
-    if (near & theirs)
+    /* Not "near": windef.h defines it away (the MinGW build). */
+    uint64_t leaper_attacks = tb_knight_span(mine & pos->type[TB_KNIGHT]) |
+                              tb_king_span(mine & pos->type[TB_KING]) |
+                              tb_pawn_span(mine & pos->type[TB_PAWN], us);
+    if (leaper_attacks & theirs)
         return 1;
     uint64_t queens = pos->type[TB_QUEEN];
     for (uint64_t rest = mine & (pos->type[TB_BISHOP] | queens); rest; rest &= rest - 1) {
