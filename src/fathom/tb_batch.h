@@ -83,8 +83,8 @@ typedef struct tb_stream_dir {
     unsigned count;                        /* numbers given out */
 } tb_stream_dir;
 
-/* One batch thread's working memory: the memo (192 KB of slots and 516 KB
- * of marks, tb_table.h; NULL when it could not be had: rows are then
+/* One batch thread's working memory: the memo (up to 192 KB of slots and
+ * 516 KB of marks, a slot per 4 rows under 1,024 rows, tb_table.h; NULL when it could not be had: rows are then
  * decoded from their blocks' starts), the
  * stream directory (NULL: none) and two key arrays of `cap` entries (cap
  * <= TB_SLICE_ROWS; 0 when they could not be had). */

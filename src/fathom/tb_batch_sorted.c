@@ -19,16 +19,21 @@
 #include "tb_instance.h"
 #include "tb_search.h"
 
-/* A batch thread's memo (tb_table.h): TB_MEMO_BATCH_SLOT_BITS slots with
+/* A batch thread's memo (tb_table.h) for up to `rows` rows: a slot per 4
+ * rows, from 256 up to 1 << TB_MEMO_BATCH_SLOT_BITS (a small batch, as the
+ * server's per-position ones, does not pay for clearing 0.7 MB), with
  * marks; without marks when there is no memory for them, NULL when there
  * is none for the slots either. */
-static tb_block_memo *memo_new(void)
+static tb_block_memo *memo_new(size_t rows)
 {
-    size_t slots = (size_t)1 << TB_MEMO_BATCH_SLOT_BITS;
+    unsigned bits = 8;
+    while (bits < TB_MEMO_BATCH_SLOT_BITS && ((size_t)1 << bits) < 4 * rows)
+        bits++;
+    size_t slots = (size_t)1 << bits;
     tb_block_memo *memo = (tb_block_memo *)calloc(1, sizeof *memo);
     if (!memo)
         return NULL;
-    memo->slot_bits = TB_MEMO_BATCH_SLOT_BITS;
+    memo->slot_bits = bits;
     memo->slot = (tb_memo_slot *)calloc(slots, sizeof *memo->slot);
     memo->marks = (tb_memo_marks *)malloc(slots * sizeof *memo->marks);
     memo->mark_count = (uint8_t *)calloc(slots, 1);
@@ -57,7 +62,7 @@ static void memo_free(tb_block_memo *memo)
 
 void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows)
 {
-    s->memo = memo_new();
+    s->memo = memo_new(rows);
     s->dir = (tb_stream_dir *)malloc(sizeof *s->dir);
     s->cap = rows < TB_SLICE_ROWS ? rows : TB_SLICE_ROWS;
     s->keys = s->cap ? (uint64_t *)malloc(2 * s->cap * sizeof *s->keys) : NULL;
