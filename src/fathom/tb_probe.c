@@ -162,6 +162,22 @@ TB_ALWAYS_INLINE int prepare(const fathom_tb *tb, tb_pos *pos, uint64_t white,
     return FATHOM_OK;
 }
 
+/* A DTZ probe's own memo (tb_table.h), on its stack: its one-ply searches
+ * read the WDL and DTZ tables of its children again and again, in few
+ * blocks.  Set up by probe_memo_start for each probe. */
+typedef struct probe_memo {
+    tb_block_memo memo;
+    tb_memo_slot slot[1u << TB_MEMO_PROBE_SLOT_BITS];
+    tb_memo_marks marks[1u << TB_MEMO_PROBE_SLOT_BITS];
+    uint8_t mark_count[1u << TB_MEMO_PROBE_SLOT_BITS];
+} probe_memo;
+
+static inline tb_block_memo *probe_memo_start(probe_memo *pm)
+{
+    tb_memo_init(&pm->memo, pm->slot, pm->marks, pm->mark_count, TB_MEMO_PROBE_SLOT_BITS);
+    return &pm->memo;
+}
+
 /* prepare() for the public entry points, which take a board: castling
  * rights are refused first (no table holds them), as python-chess checks
  * them before the piece count. */
@@ -231,7 +247,8 @@ fathom_result fathom_probe_wdl(fathom_tb *tb, const fathom_board *board,
 TB_ALWAYS_INLINE fathom_result board_dtz(fathom_tb *tb, const fathom_board *board,
                                          int as_stored, fathom_detail *detail)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0, as_stored};
+    probe_memo pm;
+    probe pr = {tb, {0, NULL, 0}, probe_memo_start(&pm), 0, as_stored};
     tb_pos pos;
     int dtz = 0, precise = 0;
     int status = prepare_board(tb, &pos, board);
@@ -285,7 +302,8 @@ int32_t fathom_probe_dtz_lean(fathom_tb *tb, uint64_t white, uint64_t black,
                               uint64_t knights, uint64_t pawns, unsigned ep,
                               int turn)
 {
-    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
+    probe_memo pm;
+    probe pr = {tb, {0, NULL, 0}, probe_memo_start(&pm), 0, 0};
     int dtz = 0, precise = 0;
     int status = position_dtz(
         &pr, white, black, kings_of(white, black, queens, rooks, bishops, knights, pawns),
@@ -712,12 +730,8 @@ static void settle_edge_moves(fathom_tb *tb, const tb_pos *root,
     es.pr.as_stored = 0;
     es.nodes = 0;
     es.work_budget = EDGE_WORK_BUDGET;
-    memset(es.block_slots, 0, sizeof es.block_slots);
-    es.blocks.slot = es.block_slots;
-    memset(es.block_mark_count, 0, sizeof es.block_mark_count);
-    es.blocks.marks = es.block_marks;
-    es.blocks.mark_count = es.block_mark_count;
-    es.blocks.slot_bits = TB_MEMO_EDGE_SLOT_BITS;
+    tb_memo_init(&es.blocks, es.block_slots, es.block_marks, es.block_mark_count,
+                 TB_MEMO_EDGE_SLOT_BITS);
     memset(es.memo, 0, sizeof es.memo);
     memset(es.killer, 0, sizeof es.killer);
     tb_move legal[TB_MAX_LEGAL];
@@ -833,7 +847,8 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
                         int *dtz, int *dtz_precise, fathom_detail *detail)
 {
     tb_pos pos;
-    probe pr = {tb, {0, NULL, 0}, NULL, 0, 0};
+    probe_memo pm;
+    probe pr = {tb, {0, NULL, 0}, probe_memo_start(&pm), 0, 0};
     if (!moves || !count || !wdl || !dtz || !dtz_precise)
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
@@ -1198,6 +1213,7 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
                      fathom_best *out, fathom_detail *detail)
 {
     best_search s;
+    probe_memo pm;
     if (!board || !out)
         return FATHOM_ERR_ARGUMENT;
     out->count = 0;
@@ -1206,7 +1222,7 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
     s.tb = tb;
     s.pr.tb = tb;
     memset(&s.pr.failure, 0, sizeof s.pr.failure);
-    s.pr.memo = NULL;
+    s.pr.memo = probe_memo_start(&pm);
     s.pr.reads = 0;
     s.pr.as_stored = 0;
     int status = prepare_board(tb, &s.pos, board);
