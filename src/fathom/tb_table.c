@@ -1069,17 +1069,27 @@ typedef struct code_cursor {
     int64_t first;
 } code_cursor;
 
-static int cursor_at_block(const tb_pairs *p, const tb_map *map, uint64_t block,
-                           code_cursor *cur)
+/* The cursor `bits` into a block, at a code whose run starts at value
+ * number `first`, as a walk from the block's start leaves it there (a
+ * memo mark; 0 and 0: the block's start). */
+static inline int cursor_at_bits(const tb_pairs *p, const tb_map *map, uint64_t block,
+                          uint32_t bits, uint32_t first, code_cursor *cur)
 {
-    const uint8_t *ptr = map->data + p->data + (block << p->block_log);
-    if (map->data + map->size - ptr < 8)
+    const uint8_t *start = map->data + p->data + (block << p->block_log);
+    size_t word = (size_t)(bits / 32) * 4;
+    if (map->data + map->size - start < (ptrdiff_t)(word + 8))
         return FATHOM_ERR_CORRUPT;
-    cur->code = tb_u64be(ptr);
-    cur->ptr = ptr + 8;
-    cur->bits_free = 0;
-    cur->first = 0;
+    cur->code = tb_u64be(start + word) << (bits % 32);
+    cur->ptr = start + word + 8;
+    cur->bits_free = (int)(bits % 32);
+    cur->first = first;
     return FATHOM_OK;
+}
+
+static inline int cursor_at_block(const tb_pairs *p, const tb_map *map, uint64_t block,
+                                  code_cursor *cur)
+{
+    return cursor_at_bits(p, map, block, 0, 0, cur);
 }
 
 /*
@@ -1177,22 +1187,6 @@ static int decode_block(const tb_pairs *p, const tb_map *map, uint64_t block,
     return status;
 }
 
-/* The cursor `bits` into a block (a memo mark), as a walk from the
- * block's start leaves it there. */
-static int cursor_at_bits(const tb_pairs *p, const tb_map *map, uint64_t block,
-                          uint32_t bits, uint32_t first, code_cursor *cur)
-{
-    const uint8_t *start = map->data + p->data + (block << p->block_log);
-    size_t word = (size_t)(bits / 32) * 4;
-    if (map->data + map->size - start < (ptrdiff_t)(word + 8))
-        return FATHOM_ERR_CORRUPT;
-    cur->code = tb_u64be(start + word) << (bits % 32);
-    cur->ptr = start + word + 8;
-    cur->bits_free = (int)(bits % 32);
-    cur->first = first;
-    return FATHOM_OK;
-}
-
 /* Bits a cursor has consumed since its block's start. */
 static uint32_t cursor_bits(const tb_pairs *p, const tb_map *map, uint64_t block,
                             const code_cursor *cur)
@@ -1205,10 +1199,10 @@ static uint32_t cursor_bits(const tb_pairs *p, const tb_map *map, uint64_t block
  * Where a read of value `lit` of a block starts walking, through slot
  * `at` of the memo: its cursor or its last mark before the value,
  * whichever is further on, else the block's start (a slot another block
- * held is taken over, its marks dropped).
+ * held is taken over, its marks dropped).  marked: the block keeps marks.
  */
 static int memo_start(const tb_pairs *p, const tb_map *map, uint64_t block, int64_t lit,
-                      tb_block_memo *memo, unsigned at, code_cursor *cur)
+                      tb_block_memo *memo, unsigned at, int marked, code_cursor *cur)
 {
     tb_memo_slot *slot = &memo->slot[at];
     const tb_memo_mark *mark = NULL;
@@ -1217,7 +1211,7 @@ static int memo_start(const tb_pairs *p, const tb_map *map, uint64_t block, int6
             memo->mark_count[at] = 0;
         return cursor_at_block(p, map, block, cur);
     }
-    if (memo->marks && p->block_log >= TB_MEMO_MARKED_BLOCK_LOG) {
+    if (marked) {
         const tb_memo_mark *m = memo->marks[at];
         for (unsigned k = 0, n = memo->mark_count[at]; k < n && m[k].first <= lit; k++)
             mark = &m[k];
@@ -1282,8 +1276,10 @@ static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t bloc
 {
     unsigned at = tb_memo_slot_of(memo, p, block);
     tb_memo_slot *slot = &memo->slot[at];
+    /* Does this block keep marks (TB_MEMO_MARKED_BLOCK_LOG)? */
+    int marked = memo->marks && p->block_log >= TB_MEMO_MARKED_BLOCK_LOG;
     code_cursor cur;
-    int status = memo_start(p, map, block, lit, memo, at, &cur);
+    int status = memo_start(p, map, block, lit, memo, at, marked, &cur);
     if (status != FATHOM_OK)
         return status;
     uint32_t sym;
@@ -1299,7 +1295,7 @@ static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t bloc
     slot->code = cur.code;
     slot->bits_free = cur.bits_free;
     slot->first = cur.first;
-    if (memo->marks && p->block_log >= TB_MEMO_MARKED_BLOCK_LOG)
+    if (marked)
         memo_mark(memo, at, cursor_bits(p, map, block, &cur), (uint32_t)cur.first);
     *value = value_in_run(p, map, sym, rest);
     return FATHOM_OK;
