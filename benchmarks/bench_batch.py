@@ -12,7 +12,8 @@ range over R alternated rounds (one pass over all rows each):
 
 * ``random``: N (default 1,000,000) random positions over the 35 3-4-piece
   test tables and the 5-piece tables of ``../shared/syzygy5`` (those without
-  a DTZ file fail their DTZ rows, as missing tables do), in one batch;
+  a DTZ file fail their DTZ rows, as missing tables do), in one batch; with
+  no 5-piece tables in ``--tables5`` the benchmark refuses (exit 2);
 * ``random_10k``: the same rows in batches of 10,000;
 * ``games``: the positions ``pyfathom annotate`` probes in the games of
   bench_annotate.py's PGN (benchmarks/bin/games-*.pgn, 2,000 games: about
@@ -117,9 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     sets = [name for name in args.sets.split(",") if name]
     if any(name not in ("random", "random_10k", "games") for name in sets):
         parser.error("--sets takes random, random_10k, games")
-    tables = args.tables or common.default_tables()
     keys5 = sorted(p.stem for p in args.tables5.glob("*.rtbw")) if args.tables5.is_dir() else []
-    dirs = ":".join(str(d) for d in [tables, *([args.tables5] if keys5 else [])])
+    if not keys5:
+        # The rows are drawn from the 5-piece materials too: without them
+        # the figures would be of another benchmark.
+        print(f"bench_batch: no 5-piece tables in {args.tables5} (--tables5)", file=sys.stderr)
+        return 2
+    tables = args.tables or common.default_tables()
+    dirs = f"{tables}:{args.tables5}"
     pos = common.make_positions(common.BIN / f"positions-batch-{args.positions}.txt",
                                 args.positions, keys=ALL_TABLES + keys5)
     results: dict[str, Any] = {"tables5": keys5}

@@ -89,6 +89,15 @@ def test_bench_batch_runs(syzygy_dir: Path, syzygy5_dir: Path) -> None:
         assert res[name]["dtz_c_loop_t1"]["median"] > 0
 
 
+@pytest.mark.parametrize("script", ["bench_batch.py", "bench_5piece.py"])
+def test_benchmarks_over_5_pieces_refuse_without_them(script: str, tmp_path: Path) -> None:
+    # Rows of 5-piece materials probed without their tables would give
+    # figures of another benchmark (each still says its answers agree).
+    proc = _run(script, "--tables5", str(tmp_path))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"no 5-piece tables in {tmp_path}" in proc.stderr
+
+
 def test_bench_open_runs() -> None:
     proc = _run("bench_open.py", "--max-pieces", "4", "--rounds", "1", "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
