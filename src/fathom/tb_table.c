@@ -1267,9 +1267,10 @@ static void memo_mark(tb_block_memo *memo, unsigned at, uint32_t bits, uint32_t 
 }
 
 /*
- * The same through a batch's memo: the walk starts where memo_start says
- * (rows sorted by index reach a block's values in order, so each block is
- * mostly walked once) and its stop is kept for the reads that follow.
+ * The same through a memo: the walk starts where memo_start says (rows
+ * sorted by index reach a block's values in order, so each block is
+ * mostly walked once) and its stop is kept for the reads that follow, in
+ * a block with marks also the stops on its way.
  */
 static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t block,
                              int64_t lit, tb_block_memo *memo, uint32_t *value)
@@ -1284,7 +1285,15 @@ static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t bloc
         return status;
     uint32_t sym;
     int64_t rest;
-    status = walk_codes(p, map, &cur, lit, &sym, &rest);
+    /* A long walk leaves marks on its way (TB_MEMO_STEP_VALUES). */
+    while (marked && lit - cur.first > TB_MEMO_STEP_VALUES) {
+        status = walk_codes(p, map, &cur, cur.first + TB_MEMO_STEP_VALUES, &sym, &rest);
+        if (status != FATHOM_OK)
+            break;
+        memo_mark(memo, at, cursor_bits(p, map, block, &cur), (uint32_t)cur.first);
+    }
+    if (status == FATHOM_OK)
+        status = walk_codes(p, map, &cur, lit, &sym, &rest);
     if (status != FATHOM_OK) {
         slot->pairs = NULL;
         return status;
