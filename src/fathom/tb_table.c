@@ -448,9 +448,10 @@ static unsigned code_length(const tb_pairs *p, uint64_t code)
 
 /*
  * One lookup on the top TB_TOP_BITS bits of the code stream decodes a code
- * of at most that many bits, or skips every whole code packed in them at
- * once.  A code has a known length for a prefix exactly when the smallest
- * and the largest code with that prefix agree on it.  Symbols are checked
+ * of at most that many bits, or a longer one whose length they fix, or
+ * skips every whole code packed in them at once.  A code has a known
+ * length for a prefix exactly when the smallest and the largest code with
+ * that prefix agree on it.  Symbols are checked
  * against num_syms here, once, instead of on every decode.
  */
 static void build_fast_table(tb_pairs *p)
@@ -460,13 +461,19 @@ static void build_fast_table(tb_pairs *p)
     for (unsigned prefix = 0; prefix < prefixes; prefix++) {
         uint64_t lowest = (uint64_t)prefix << low_bits;
         uint64_t highest = lowest | ((1ull << low_bits) - 1);
-        unsigned len = 0;
-        uint32_t sym = 0;
+        unsigned len = 0, highest_len = 0;
+        uint32_t sym = 0, highest_sym = 0;
         int defined = tb_huffman_decode(p, 0, lowest, &len, &sym);
         tb_top_code entry;
         if (defined && len <= TB_TOP_BITS && len == code_length(p, highest) &&
             sym <= 0xfff) {
             entry = (tb_top_code)(sym << 4 | len);
+        } else if (defined && len > TB_TOP_BITS && len - TB_TOP_BITS <= 15 &&
+                   len == code_length(p, highest) && sym <= 0xfff &&
+                   tb_huffman_decode(p, 0, highest, &highest_len, &highest_sym)) {
+            /* One length for every code with this prefix: their symbols
+             * run from the lowest's to the highest's, all of them valid. */
+            entry = (tb_top_code)(sym << 4 | (len - TB_TOP_BITS) << 16);
         } else {
             /* Larger codes are shorter: the largest code with this prefix
              * bounds the search for the others from below. */
@@ -1090,7 +1097,7 @@ static int cursor_at_block(const tb_pairs *p, const tb_map *map, uint64_t block,
  * checked against the end of the file.  Stopping at a code and going on
  * from it reads the same codes a walk from the block's start would.
  */
-static inline int walk_codes(const tb_pairs *p, const tb_map *map, code_cursor *cur,
+TB_ALWAYS_INLINE int walk_codes(const tb_pairs *p, const tb_map *map, code_cursor *cur,
                              int64_t lit, uint32_t *sym_out, int64_t *rest)
 {
     const uint8_t *end = map->data + map->size;
