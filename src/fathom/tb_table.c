@@ -448,11 +448,12 @@ static unsigned code_length(const tb_pairs *p, uint64_t code)
 
 /*
  * One lookup on the top TB_TOP_BITS bits of the code stream decodes a code
- * of at most that many bits, or a longer one whose length they fix, or
- * skips every whole code packed in them at once.  A code has a known
- * length for a prefix exactly when the smallest and the largest code with
- * that prefix agree on it.  Symbols are checked
- * against num_syms here, once, instead of on every decode.
+ * whose length they fix (up to TB_TOP_MAX_LEN bits), or skips every whole
+ * code packed in them at once.  A code has a known length for a prefix
+ * exactly when the smallest and the largest code with that prefix agree
+ * on it; their symbols are then the first and the last of the prefix's,
+ * and both are checked against num_syms here, once, instead of on every
+ * decode.
  */
 static void build_fast_table(tb_pairs *p)
 {
@@ -463,17 +464,11 @@ static void build_fast_table(tb_pairs *p)
         uint64_t highest = lowest | ((1ull << low_bits) - 1);
         unsigned len = 0, highest_len = 0;
         uint32_t sym = 0, highest_sym = 0;
-        int defined = tb_huffman_decode(p, 0, lowest, &len, &sym);
         tb_top_code entry;
-        if (defined && len <= TB_TOP_BITS && len == code_length(p, highest) &&
-            sym <= 0xfff) {
+        if (tb_huffman_decode(p, 0, lowest, &len, &sym) && len <= TB_TOP_MAX_LEN &&
+            sym <= 0xfff && tb_huffman_decode(p, 0, highest, &highest_len, &highest_sym) &&
+            highest_len == len) {
             entry = (tb_top_code)(sym << 4 | len);
-        } else if (defined && len > TB_TOP_BITS && len - TB_TOP_BITS <= 15 &&
-                   len == code_length(p, highest) && sym <= 0xfff &&
-                   tb_huffman_decode(p, 0, highest, &highest_len, &highest_sym)) {
-            /* One length for every code with this prefix: their symbols
-             * run from the lowest's to the highest's, all of them valid. */
-            entry = (tb_top_code)(sym << 4 | (len - TB_TOP_BITS) << 16);
         } else {
             /* Larger codes are shorter: the largest code with this prefix
              * bounds the search for the others from below. */

@@ -137,34 +137,31 @@ TB_INTERNAL int tb_material_parse_variant(const char *name, size_t len, int one_
  * Python 44.5 -> 41.0 (cachegrind); 5 bits slower again (fewer codes
  * resolved), 10 and 12 bits 10-15% slower (4 and 16 KB per stream).
  *
- *   bits  0..3   length of the first code when it has at most TB_TOP_BITS
- *                bits, else 0
- *   bits  4..15  that code's symbol; when the code is longer: the symbol
- *                of the lowest code with these top bits if they fix the
- *                length (bits 16..19 set), else the shortest length
- *                (minus min_len) the code can have: where the search starts
- *   bits 16..19  a short first code: bits of the whole codes at the top
- *                that are skipped together (0: none); a longer one: how
- *                many bits it has past TB_TOP_BITS when these top bits fix
- *                that (0: they do not, or it has more than 15 past them)
- *   bits 20..31  values the skipped codes expand to (0: none; always 0
- *                when the first code is longer)
+ *   bits  0..3   length of the first code when these bits fix it and it
+ *                has at most TB_TOP_MAX_LEN bits, else 0
+ *   bits  4..15  the symbol of the lowest code with these top bits (when
+ *                bits 0..3 are set), else the shortest length (minus
+ *                min_len) the code can have: where the search starts
+ *   bits 16..19  bits of the whole codes at the top that are skipped
+ *                together (0: none; always 0 when the first code is longer
+ *                than TB_TOP_BITS)
+ *   bits 20..31  values those codes expand to (0: none)
  *
- * A longer code whose length the top bits fix is decoded from the entry
- * alone, its symbol the entry's plus the code's bits past the top (within
- * one length, canonical codes number their symbols in order).  That is
- * the common case of the 5-piece tables, whose streams have up to 4,095
- * symbols and codes of 8 to 15 bits: of the 21 codes a 5-piece WDL probe
- * decodes (C loop over 1,000 positions), 20.7 are longer than TB_TOP_BITS
- * and 20.0 have their length fixed by the top bits.
+ * A code longer than TB_TOP_BITS whose length the top bits fix is decoded
+ * from the entry alone, its symbol the entry's plus its bits past the top
+ * (within one length, canonical codes number their symbols in order).
+ * That is the common case of the 5-piece tables, whose streams have up to
+ * 4,095 symbols and codes of 8 to 15 bits: of the 21.3 codes a 5-piece
+ * WDL probe decodes (C loop over 1,000 positions), 20.7 are longer than
+ * TB_TOP_BITS and 20.0 have their length fixed by the top bits.
  */
 #define TB_TOP_BITS 7
 typedef uint32_t tb_top_code;
 #define TB_TOP_OF(code) ((code) >> (64 - TB_TOP_BITS))
 #define TB_TOP_FIRST_LEN(e) ((e) & 15u)
+#define TB_TOP_MAX_LEN 15u
 #define TB_TOP_FIRST_SYM(e) (((e) >> 4) & 0xfffu)
 #define TB_TOP_SKIP_BITS(e) (((e) >> 16) & 15u)
-#define TB_TOP_LONG_BITS(e) (((e) >> 16) & 15u)
 #define TB_TOP_SKIP_VALUES(e) ((e) >> 20)
 #define TB_TOP_MAX_SKIP_VALUES 0xfffu
 
@@ -210,15 +207,17 @@ typedef struct tb_pairs {
 /*
  * The one Huffman decode step, shared by the probe's decoder (tb_table.c),
  * the checker (tb_check.c) and the building of by_top: the length and
- * symbol of the canonical code at the top of `code`, whose top-bits entry is `top` (0:
- * search from the shortest length).  A short code, and a longer one whose
- * length the entry fixes, come straight from the entry; any other is found
- * by a search over the code lengths that
- * stays inside base[] by construction: setup_pairs ends base[] with 0,
- * which every code reaches, and an entry never starts the search past the
- * last length (build_fast_table), so no bound is tested per step (one
- * made the decoder run 23% more instructions on 3-4-piece DTZ probes, by
- * valgrind; about half the decodes take this search).
+ * symbol of the canonical code at the top of `code`, whose top-bits entry
+ * is `top` (0: search from the shortest length).  A short code, and a
+ * longer one whose length the entry fixes, come straight from the entry;
+ * any other is found by a search over the code lengths that stays inside
+ * base[] by construction: setup_pairs ends base[] with 0, which every code
+ * reaches, and an entry never starts the search past the last length
+ * (build_fast_table), so no bound is tested per step (one made the
+ * decoder run 23% more instructions on 3-4-piece DTZ probes, by valgrind,
+ * when about half the decodes searched; since longer codes come from the
+ * entry too, 0.3 of the 12 codes a 3-4-piece WDL probe decodes search,
+ * and 0.7 of the 21 of a 5-piece one).
  * RETURN: 1 (*len and *sym set), or 0 for a symbol past num_syms.
  */
 TB_ALWAYS_INLINE int tb_huffman_decode(const tb_pairs *p, tb_top_code top, uint64_t code,
@@ -226,15 +225,11 @@ TB_ALWAYS_INLINE int tb_huffman_decode(const tb_pairs *p, tb_top_code top, uint6
 {
     *len = TB_TOP_FIRST_LEN(top);
     if (*len) {
+        /* The bits past the top pick the symbol of a longer code; a short
+         * one has none (shifted out whole, without a branch on which). */
+        unsigned shift = *len > TB_TOP_BITS ? 63 + TB_TOP_BITS - *len : 63;
         /* Checked against num_syms when the entry was built. */
-        *sym = TB_TOP_FIRST_SYM(top);
-        return 1;
-    }
-    unsigned past = TB_TOP_LONG_BITS(top);
-    if (past) {
-        /* Checked against num_syms when the entry was built. */
-        *len = TB_TOP_BITS + past;
-        *sym = TB_TOP_FIRST_SYM(top) + (uint32_t)((code << TB_TOP_BITS) >> (64 - past));
+        *sym = TB_TOP_FIRST_SYM(top) + (uint32_t)(((code << TB_TOP_BITS) >> 1) >> shift);
         return 1;
     }
     const uint64_t *base = p->base;
