@@ -834,24 +834,37 @@ static void swap_sq(int *a, int *b)
     *b = tmp;
 }
 
+/* How many of sq[0..n) lie below square x. */
+static int squares_below(const int *sq, int n, int x)
+{
+    int below = 0;
+    for (int l = 0; l < n; l++)
+        below += x > sq[l];
+    return below;
+}
+
 /* Index contribution of the groups from `start` on (plain combinations
- * of the squares the earlier pieces leave free). */
+ * of the squares the earlier pieces leave free).  A piece alone in its
+ * group (binom[1][n] is n) takes no sort and no table read: most groups
+ * of the 5-piece tables are such pieces (KRPvKR: all four after the
+ * pawn). */
 static uint64_t encode_groups(const tb_enc *e, const tb_consts *c, int *sq,
                               int start, int num, int square_offset)
 {
     uint64_t idx = 0;
     for (int i = start; i < num;) {
         int t = e->norm[i];
-        for (int a = i; a < i + t; a++)
-            for (int b = a + 1; b < i + t; b++)
-                if (sq[a] > sq[b])
-                    swap_sq(&sq[a], &sq[b]);
-        uint64_t s = 0;
-        for (int m = i; m < i + t; m++) {
-            int below = 0;
-            for (int l = 0; l < i; l++)
-                below += sq[m] > sq[l];
-            s += c->binom[m - i + 1][sq[m] - below - square_offset];
+        uint64_t s;
+        if (t == 1) {
+            s = (uint64_t)(sq[i] - squares_below(sq, i, sq[i]) - square_offset);
+        } else {
+            for (int a = i; a < i + t; a++)
+                for (int b = a + 1; b < i + t; b++)
+                    if (sq[a] > sq[b])
+                        swap_sq(&sq[a], &sq[b]);
+            s = 0;
+            for (int m = i; m < i + t; m++)
+                s += c->binom[m - i + 1][sq[m] - squares_below(sq, i, sq[m]) - square_offset];
         }
         idx += s * e->factor[i];
         i += t;
