@@ -453,7 +453,9 @@ static unsigned code_length(const tb_pairs *p, uint64_t code)
  * exactly when the smallest and the largest code with that prefix agree
  * on it; their symbols are then the first and the last of the prefix's,
  * and both are checked against num_syms here, once, instead of on every
- * decode.
+ * decode; the symbol TB_SYM_OFFSETS gives the lowest is compared with
+ * the search's once here too (one arithmetic in two forms: checked, not
+ * assumed).
  */
 static void build_fast_table(tb_pairs *p)
 {
@@ -466,9 +468,10 @@ static void build_fast_table(tb_pairs *p)
         uint32_t sym = 0, highest_sym = 0;
         tb_top_code entry;
         if (tb_huffman_decode(p, 0, lowest, &len, &sym) && len <= TB_TOP_MAX_LEN &&
-            sym <= 0xfff && tb_huffman_decode(p, 0, highest, &highest_len, &highest_sym) &&
-            highest_len == len) {
-            entry = (tb_top_code)(sym << 4 | len);
+            tb_huffman_decode(p, 0, highest, &highest_len, &highest_sym) &&
+            highest_len == len &&
+            sym == TB_SYM_OFFSETS(p)[len] + (uint32_t)(lowest >> (64 - len))) {
+            entry = (tb_top_code)len;
         } else {
             /* Larger codes are shorter: the largest code with this prefix
              * bounds the search for the others from below. */
@@ -564,11 +567,16 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         }
     }
     p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
-    p->by_top = (tb_top_code *)calloc(1u << TB_TOP_BITS, sizeof(tb_top_code));
+    p->by_top = (tb_top_code *)calloc((1u << TB_TOP_BITS) + TB_TOP_MAX_LEN + 1,
+                                      sizeof(tb_top_code));
     if (!p->first_sym || !p->by_top)
         return FATHOM_ERR_NO_MEMORY;
-    for (unsigned i = 0; i < lengths; i++)
+    for (unsigned i = 0; i < lengths; i++) {
+        unsigned bits = p->min_len + i;
         p->first_sym[i] = tb_u16le(low + 2 * i);
+        if (bits <= TB_TOP_MAX_LEN)
+            TB_SYM_OFFSETS(p)[bits] = p->first_sym[i] - (uint32_t)(p->base[i] >> (64 - bits));
+    }
     build_fast_table(p);
     return FATHOM_OK;
 }
