@@ -448,10 +448,14 @@ static unsigned code_length(const tb_pairs *p, uint64_t code)
 
 /*
  * One lookup on the top TB_TOP_BITS bits of the code stream decodes a code
- * of at most that many bits, or skips every whole code packed in them at
- * once.  A code has a known length for a prefix exactly when the smallest
- * and the largest code with that prefix agree on it.  Symbols are checked
- * against num_syms here, once, instead of on every decode.
+ * whose length they fix (up to TB_TOP_MAX_LEN bits), or skips every whole
+ * code packed in them at once.  A code has a known length for a prefix
+ * exactly when the smallest and the largest code with that prefix agree
+ * on it; their symbols are then the first and the last of the prefix's,
+ * and both are checked against num_syms here, once, instead of on every
+ * decode; the symbol TB_SYM_OFFSETS gives the lowest is compared with
+ * the search's once here too (one arithmetic in two forms: checked, not
+ * assumed).
  */
 static void build_fast_table(tb_pairs *p)
 {
@@ -460,13 +464,14 @@ static void build_fast_table(tb_pairs *p)
     for (unsigned prefix = 0; prefix < prefixes; prefix++) {
         uint64_t lowest = (uint64_t)prefix << low_bits;
         uint64_t highest = lowest | ((1ull << low_bits) - 1);
-        unsigned len = 0;
-        uint32_t sym = 0;
-        int defined = tb_huffman_decode(p, 0, lowest, &len, &sym);
+        unsigned len = 0, highest_len = 0;
+        uint32_t sym = 0, highest_sym = 0;
         tb_top_code entry;
-        if (defined && len <= TB_TOP_BITS && len == code_length(p, highest) &&
-            sym <= 0xfff) {
-            entry = (tb_top_code)(sym << 4 | len);
+        if (tb_huffman_decode(p, 0, lowest, &len, &sym) && len <= TB_TOP_MAX_LEN &&
+            tb_huffman_decode(p, 0, highest, &highest_len, &highest_sym) &&
+            highest_len == len &&
+            sym == TB_SYM_OFFSETS(p)[len] + (uint32_t)(lowest >> (64 - len))) {
+            entry = (tb_top_code)len;
         } else {
             /* Larger codes are shorter: the largest code with this prefix
              * bounds the search for the others from below. */
@@ -562,11 +567,16 @@ static int setup_pairs(tb_pairs *p, const tb_map *map, uint64_t *ptr,
         }
     }
     p->first_sym = (uint16_t *)malloc(sizeof(uint16_t) * lengths);
-    p->by_top = (tb_top_code *)calloc(1u << TB_TOP_BITS, sizeof(tb_top_code));
+    p->by_top = (tb_top_code *)calloc((1u << TB_TOP_BITS) + TB_TOP_MAX_LEN + 1,
+                                      sizeof(tb_top_code));
     if (!p->first_sym || !p->by_top)
         return FATHOM_ERR_NO_MEMORY;
-    for (unsigned i = 0; i < lengths; i++)
+    for (unsigned i = 0; i < lengths; i++) {
+        unsigned bits = p->min_len + i;
         p->first_sym[i] = tb_u16le(low + 2 * i);
+        if (bits <= TB_TOP_MAX_LEN)
+            TB_SYM_OFFSETS(p)[bits] = p->first_sym[i] - (uint32_t)(p->base[i] >> (64 - bits));
+    }
     build_fast_table(p);
     return FATHOM_OK;
 }
@@ -832,24 +842,37 @@ static void swap_sq(int *a, int *b)
     *b = tmp;
 }
 
+/* How many of sq[0..n) lie below square x. */
+static int squares_below(const int *sq, int n, int x)
+{
+    int below = 0;
+    for (int l = 0; l < n; l++)
+        below += x > sq[l];
+    return below;
+}
+
 /* Index contribution of the groups from `start` on (plain combinations
- * of the squares the earlier pieces leave free). */
+ * of the squares the earlier pieces leave free).  A piece alone in its
+ * group (binom[1][n] is n) takes no sort and no table read: most groups
+ * of the 5-piece tables are such pieces (KRPvKR: all four after the
+ * pawn). */
 static uint64_t encode_groups(const tb_enc *e, const tb_consts *c, int *sq,
                               int start, int num, int square_offset)
 {
     uint64_t idx = 0;
     for (int i = start; i < num;) {
         int t = e->norm[i];
-        for (int a = i; a < i + t; a++)
-            for (int b = a + 1; b < i + t; b++)
-                if (sq[a] > sq[b])
-                    swap_sq(&sq[a], &sq[b]);
-        uint64_t s = 0;
-        for (int m = i; m < i + t; m++) {
-            int below = 0;
-            for (int l = 0; l < i; l++)
-                below += sq[m] > sq[l];
-            s += c->binom[m - i + 1][sq[m] - below - square_offset];
+        uint64_t s;
+        if (t == 1) {
+            s = (uint64_t)(sq[i] - squares_below(sq, i, sq[i]) - square_offset);
+        } else {
+            for (int a = i; a < i + t; a++)
+                for (int b = a + 1; b < i + t; b++)
+                    if (sq[a] > sq[b])
+                        swap_sq(&sq[a], &sq[b]);
+            s = 0;
+            for (int m = i; m < i + t; m++)
+                s += c->binom[m - i + 1][sq[m] - squares_below(sq, i, sq[m]) - square_offset];
         }
         idx += s * e->factor[i];
         i += t;
@@ -1100,7 +1123,7 @@ static inline int cursor_at_block(const tb_pairs *p, const tb_map *map, uint64_t
  * checked against the end of the file.  Stopping at a code and going on
  * from it reads the same codes a walk from the block's start would.
  */
-static inline int walk_codes(const tb_pairs *p, const tb_map *map, code_cursor *cur,
+TB_ALWAYS_INLINE int walk_codes(const tb_pairs *p, const tb_map *map, code_cursor *cur,
                              int64_t lit, uint32_t *sym_out, int64_t *rest)
 {
     const uint8_t *end = map->data + map->size;

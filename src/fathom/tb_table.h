@@ -137,22 +137,39 @@ TB_INTERNAL int tb_material_parse_variant(const char *name, size_t len, int one_
  * Python 44.5 -> 41.0 (cachegrind); 5 bits slower again (fewer codes
  * resolved), 10 and 12 bits 10-15% slower (4 and 16 KB per stream).
  *
- *   bits  0..3   length of the first code when it has at most TB_TOP_BITS
- *                bits, else 0
- *   bits  4..15  that code's symbol; when the code is longer, the shortest
- *                length (minus min_len) it can have: where the search starts
+ *   bits  0..3   length of the first code when these bits fix it and it
+ *                has at most TB_TOP_MAX_LEN bits, else 0
+ *   bits  4..15  with bits 0..3 at 0: the shortest length (minus min_len)
+ *                the code can have, where the search starts; else 0
  *   bits 16..19  bits of the whole codes at the top that are skipped
- *                together (0: none)
+ *                together (0: none; always 0 when the first code is longer
+ *                than TB_TOP_BITS)
  *   bits 20..31  values those codes expand to (0: none)
+ *
+ * A code whose length the top bits fix, also one longer than TB_TOP_BITS,
+ * is decoded from the entry and TB_SYM_OFFSETS, without a search over the
+ * code lengths.  That is the common case of the 5-piece tables, whose
+ * streams have up to 4,095 symbols and codes of 8 to 15 bits: of the 21.3
+ * codes a 5-piece WDL probe decodes (C loop over 1,000 positions), 20.7
+ * are longer than TB_TOP_BITS and 20.0 have their length fixed by the top
+ * bits.
  */
 #define TB_TOP_BITS 7
 typedef uint32_t tb_top_code;
 #define TB_TOP_OF(code) ((code) >> (64 - TB_TOP_BITS))
 #define TB_TOP_FIRST_LEN(e) ((e) & 15u)
-#define TB_TOP_FIRST_SYM(e) (((e) >> 4) & 0xfffu)
+#define TB_TOP_MAX_LEN 15u
+#define TB_TOP_SEARCH_FROM(e) (((e) >> 4) & 0xfffu)
 #define TB_TOP_SKIP_BITS(e) (((e) >> 16) & 15u)
 #define TB_TOP_SKIP_VALUES(e) ((e) >> 20)
 #define TB_TOP_MAX_SKIP_VALUES 0xfffu
+
+/* Per code length up to TB_TOP_MAX_LEN, after a stream's by_top entries
+ * (the lines the decoder reads anyway, not the stream's header: a field
+ * there cost 1.1 more L1 misses per 5-piece WDL probe): the symbol of a
+ * code of that length is its offset plus the code's value, modulo 2^32
+ * (canonical codes number their symbols in order within a length). */
+#define TB_SYM_OFFSETS(p) ((p)->by_top + (1u << TB_TOP_BITS))
 
 /* A symbol whose expansion holds more than one distinct value (or one
  * value past a byte, which no table has: the walk down the tree finds it). */
@@ -167,7 +184,8 @@ typedef struct tb_pairs {
     uint64_t sym_pattern; /* 3 bytes per symbol: two children or a value */
     uint64_t *base;       /* per code length: smallest left-aligned code */
     uint16_t *first_sym;  /* per code length: its first symbol (host order) */
-    tb_top_code *by_top;  /* 1 << TB_TOP_BITS entries, by the code's top bits */
+    tb_top_code *by_top;  /* 1 << TB_TOP_BITS entries, by the code's top bits;
+                             then TB_SYM_OFFSETS */
     /* Per symbol, one byte each: the decoder reads sym_len for every code
      * it passes, in random order, so its size is what costs (bytes instead
      * of 16-bit words, 4 KB per stream instead of 8: per 5-piece WDL probe
@@ -196,14 +214,17 @@ typedef struct tb_pairs {
 /*
  * The one Huffman decode step, shared by the probe's decoder (tb_table.c),
  * the checker (tb_check.c) and the building of by_top: the length and
- * symbol of the canonical code at the top of `code`, whose top-bits entry is `top` (0:
- * search from the shortest length).  A short code comes straight from the
- * entry; a longer one is found by a search over the code lengths that
- * stays inside base[] by construction: setup_pairs ends base[] with 0,
- * which every code reaches, and an entry never starts the search past the
- * last length (build_fast_table), so no bound is tested per step (one
- * made the decoder run 23% more instructions on 3-4-piece DTZ probes, by
- * valgrind; about half the decodes take this search).
+ * symbol of the canonical code at the top of `code`, whose top-bits entry
+ * is `top` (0: search from the shortest length).  A short code, and a
+ * longer one whose length the entry fixes, come straight from the entry;
+ * any other is found by a search over the code lengths that stays inside
+ * base[] by construction: setup_pairs ends base[] with 0, which every code
+ * reaches, and an entry never starts the search past the last length
+ * (build_fast_table), so no bound is tested per step (one made the
+ * decoder run 23% more instructions on 3-4-piece DTZ probes, by valgrind,
+ * when about half the decodes searched; since longer codes come from the
+ * entry too, 0.3 of the 12 codes a 3-4-piece WDL probe decodes search,
+ * and 0.7 of the 21 of a 5-piece one).
  * RETURN: 1 (*len and *sym set), or 0 for a symbol past num_syms.
  */
 TB_ALWAYS_INLINE int tb_huffman_decode(const tb_pairs *p, tb_top_code top, uint64_t code,
@@ -212,11 +233,11 @@ TB_ALWAYS_INLINE int tb_huffman_decode(const tb_pairs *p, tb_top_code top, uint6
     *len = TB_TOP_FIRST_LEN(top);
     if (*len) {
         /* Checked against num_syms when the entry was built. */
-        *sym = TB_TOP_FIRST_SYM(top);
+        *sym = TB_SYM_OFFSETS(p)[*len] + (uint32_t)(code >> (64 - *len));
         return 1;
     }
     const uint64_t *base = p->base;
-    unsigned i = TB_TOP_FIRST_SYM(top);
+    unsigned i = TB_TOP_SEARCH_FROM(top);
     while (code < base[i])
         i++;
     *len = (unsigned)p->min_len + i;
