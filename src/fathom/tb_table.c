@@ -1336,7 +1336,8 @@ static int decode_block_memo(const tb_pairs *p, const tb_map *map, uint64_t bloc
 /*
  * Value number `idx` of a stream.  Every read is checked: an index or
  * block that points outside the file yields FATHOM_ERR_CORRUPT.  memo:
- * NULL for a single probe, else the batch's (decode_block_memo).
+ * NULL for a single WDL probe, else the batch's or the probe's own
+ * (decode_block_memo).
  */
 static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
                       tb_block_memo *memo, uint32_t *value)

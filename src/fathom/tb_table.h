@@ -407,7 +407,7 @@ static inline unsigned tb_memo_slot_of(const tb_block_memo *memo, const tb_pairs
 
 /*
  * Raw lookups.  `pos_key` is tb_key_of(pos, 0); `memo` NULL, or the
- * batch thread's memo.
+ * batch thread's or the probe's memo.
  * tb_table_wdl: *wdl in -2..2.
  * tb_table_dtz: *stored = 0 when the table holds the other side to move;
  * else *dtz (plies, before adding the zeroing move) and *precise.
