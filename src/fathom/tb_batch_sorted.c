@@ -30,23 +30,24 @@ static tb_block_memo *memo_new(size_t rows)
     while (bits < TB_MEMO_BATCH_SLOT_BITS && ((size_t)1 << bits) < 4 * rows)
         bits++;
     size_t slots = (size_t)1 << bits;
-    tb_block_memo *memo = (tb_block_memo *)calloc(1, sizeof *memo);
-    if (!memo)
-        return NULL;
-    memo->slot_bits = bits;
-    memo->slot = (tb_memo_slot *)calloc(slots, sizeof *memo->slot);
-    memo->marks = (tb_memo_marks *)malloc(slots * sizeof *memo->marks);
-    memo->mark_count = (uint8_t *)calloc(slots, 1);
-    if (!memo->marks || !memo->mark_count) {
-        free(memo->marks);
-        free(memo->mark_count);
-        memo->marks = NULL;
-        memo->mark_count = NULL;
+    tb_block_memo *memo = (tb_block_memo *)malloc(sizeof *memo);
+    tb_memo_slot *slot = (tb_memo_slot *)malloc(slots * sizeof *slot);
+    tb_memo_marks *marks = (tb_memo_marks *)malloc(slots * sizeof *marks);
+    uint8_t *mark_count = (uint8_t *)malloc(slots);
+    if (!marks || !mark_count) {
+        free(marks);
+        free(mark_count);
+        marks = NULL;
+        mark_count = NULL;
     }
-    if (!memo->slot) {
+    if (!memo || !slot) {
         free(memo);
+        free(slot);
+        free(marks);
+        free(mark_count);
         return NULL;
     }
+    tb_memo_init(memo, slot, marks, mark_count, bits);
     return memo;
 }
 
