@@ -72,9 +72,14 @@ TB_INTERNAL uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i);
 #define TB_SLICE_ROW_BITS 20
 #define TB_SLICE_ROWS ((size_t)1 << TB_SLICE_ROW_BITS)
 
+/* A slice key's top TB_KEY_GROUP_BITS bits name its group, which the
+ * sort orders first (tb_batch_sorted.c): a deferred WDL read's stream
+ * number, or a row's table hash (tb_batch_order_key). */
+#define TB_KEY_GROUP_BITS 10
+
 /* The streams a slice's deferred WDL reads go to, numbered from 1 in the
  * order met (tb_batch_sorted.c); about 13 KB. */
-#define TB_STREAM_DIR_BITS 10
+#define TB_STREAM_DIR_BITS TB_KEY_GROUP_BITS
 #define TB_STREAM_DIR_SIZE (1u << TB_STREAM_DIR_BITS)
 typedef struct tb_stream_dir {
     const tb_table *table[TB_STREAM_DIR_SIZE];

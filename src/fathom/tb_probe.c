@@ -390,8 +390,8 @@ void tb_batch_wdl_end(const tb_batch_rows *rows, size_t i, const tb_wdl_read *re
 }
 
 /* Index bits a batch key keeps (tb_batch_order_key): what the table's
- * 10 bits, the stream's 3 and the row's leave. */
-#define ORDER_INDEX_BITS (64 - 10 - 3 - TB_SLICE_ROW_BITS)
+ * TB_KEY_GROUP_BITS, the stream's 3 and the row's leave. */
+#define ORDER_INDEX_BITS (64 - TB_KEY_GROUP_BITS - 3 - TB_SLICE_ROW_BITS)
 
 uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
 {
@@ -413,7 +413,8 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
     if (!e)
         return 0;
     /* Both colour orientations of a material share its entry. */
-    uint64_t table = ((e->mat.key * 0x9e3779b97f4a7c15ULL) >> 54) << 54;
+    uint64_t table = ((e->mat.key * 0x9e3779b97f4a7c15ULL) >> (64 - TB_KEY_GROUP_BITS))
+                     << (64 - TB_KEY_GROUP_BITS);
     unsigned stream = 0;
     uint64_t idx = 0, size = 0;
     /* Only a table already mapped: mapping one here could fail a row whose
@@ -425,7 +426,7 @@ uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i)
             shift++;
         idx >>= shift;
     }
-    return table | (uint64_t)stream << (64 - 10 - 3) | idx << TB_SLICE_ROW_BITS;
+    return table | (uint64_t)stream << (64 - TB_KEY_GROUP_BITS - 3) | idx << TB_SLICE_ROW_BITS;
 }
 
 /* ------------------------------------------------------------------ */
