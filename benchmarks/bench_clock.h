@@ -1,8 +1,8 @@
 /*
- * bench_clock.h - what the C benchmarks (bench_core.c, bench_batch.c)
- * share: a monotonic clock in seconds and a qsort comparison of doubles
- * (for medians).  Define _POSIX_C_SOURCE (199309L or later) before any
- * include, for clock_gettime.
+ * bench_clock.h - what the C benchmarks (bench_core.c, bench_batch.c,
+ * bench_builds.c) share: a monotonic clock in seconds and a qsort
+ * comparison of doubles (for medians).  Define _POSIX_C_SOURCE (199309L
+ * or later) before any include, for clock_gettime.
  */
 #ifndef PYFATHOM_BENCH_CLOCK_H
 #define PYFATHOM_BENCH_CLOCK_H

@@ -125,3 +125,26 @@ def test_bench_root_callers_runs(syzygy_dir: Path) -> None:
     for caller in ("probe_root", "tb_probe_root", "tb_probe_root_dtz", "annotate_best",
                    "mainline"):
         assert any(line.startswith(caller + " ") for line in proc.stdout.splitlines()), caller
+
+
+@pytest.mark.plain_pass_only("builds the core twice, as shared libraries of its own")
+def test_bench_builds_runs(syzygy_dir: Path) -> None:
+    """bench_builds.py: the committed core against the working tree, both
+    built and loaded into one process, over 200 positions, 2 rounds."""
+    proc = _run("bench_builds.py", "HEAD", ".", "--set", "3-4", "--tables", str(syzygy_dir),
+                "--positions", "200", "--rounds", "2", "--min-seconds", "0", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["positions"] == 200 and res["rounds"] == 2
+    for kind in ("wdl", "dtz"):
+        assert res[f"{kind}_differing"] == 0
+        low, mid, high = (res[f"{kind}_ratio_{k}"] for k in ("min", "median", "max"))
+        assert 0 < low <= mid <= high
+        assert res[f"{kind}_base_ns"] > 0 and res[f"{kind}_cpu_new_ns"] > 0
+
+
+def test_bench_builds_refuses_an_unknown_revision() -> None:
+    proc = _run("bench_builds.py", "no-such-revision-here", ".", "--set", "3-4",
+                "--positions", "20", "--rounds", "1")
+    assert proc.returncode == 1 and "no src/fathom at 'no-such-revision-here'" in proc.stderr, \
+        proc.stdout + proc.stderr
