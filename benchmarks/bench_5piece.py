@@ -39,8 +39,7 @@ import chess.syzygy  # noqa: E402
 
 import pyfathom  # noqa: E402
 
-TABLES_5 = ["KBBvKN", "KRPvKR", "KBBBvK"]
-"""The shared 5-piece tables with a DTZ file (KQRvKR & co. have WDL only)."""
+TABLES_5 = common.MATERIALS_5_WITH_DTZ
 
 DEFAULT_TABLES_5 = common.SYZYGY5
 

@@ -6,7 +6,7 @@
  *
  *   bench_batch TABLE_DIRS POSITIONS_FILE [ROUNDS] [BATCH_ROWS] [KINDS]
  *
- * POSITIONS_FILE as bench_core.c reads it.  BATCH_ROWS (default, or 0:
+ * POSITIONS_FILE: see bench_positions.h.  BATCH_ROWS (default, or 0:
  * all) cuts the rows into batches of that many rows, one call each.
  * KINDS: wdl, dtz or both (the default).  Each round
  * times every (probe, method, threads) once, one pass over all rows, in an
@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "bench_clock.h"
+#include "bench_positions.h"
 #include "fathom.h"
 
 enum { LOOP, ROW_ORDER, TABLE_ORDER, METHODS };
@@ -54,8 +55,7 @@ static int read_rows(const char *path, rows *r)
         unsigned long long b[8];
         unsigned ep;
         int turn;
-        if (sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %u %d", &b[0], &b[1],
-                   &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], &ep, &turn) != 10)
+        if (!bench_parse_position(line, b, &ep, &turn))
             continue;
         if (r->n == cap) {
             cap = cap ? 2 * cap : 65536;

@@ -8,8 +8,8 @@
  * (src/fathom/amalgamate.sh), loaded side by side with dlopen: their
  * symbols stay local, so each has its own fathom_* functions and its own
  * instance over TABLE_DIRS.  Each build's probes go through a function
- * pointer, so both loops pay the same call.  POSITIONS_FILE is
- * bench_core.c's format.
+ * pointer, so both loops pay the same call.  POSITIONS_FILE: see
+ * bench_positions.h.
  *
  * Both builds first answer every position, and the answers are compared
  * (a speed-up that changes an answer is a bug, not a speed-up).  Then each
@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "bench_clock.h"
+#include "bench_positions.h"
 #include "fathom.h"
 
 typedef int (*open_fn)(fathom_tb **out);
@@ -94,8 +95,7 @@ static fathom_board *read_positions(const char *path, long *count)
         unsigned long long bb[8];
         unsigned ep;
         int turn;
-        if (sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %u %d", &bb[0], &bb[1],
-                   &bb[2], &bb[3], &bb[4], &bb[5], &bb[6], &bb[7], &ep, &turn) != 10)
+        if (!bench_parse_position(line, bb, &ep, &turn))
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 4096;
@@ -107,9 +107,7 @@ static fathom_board *read_positions(const char *path, long *count)
             }
             boards = grown;
         }
-        fathom_board board = {bb[0], bb[1], bb[2], bb[3], bb[4], bb[5], bb[6], bb[7],
-                              (uint8_t)(ep > 63 ? 64 : ep), (uint8_t)(turn != 0), 0, 0, 1};
-        boards[n++] = board;
+        boards[n++] = bench_board(bb, ep, turn);
     }
     fclose(f);
     *count = n;

@@ -49,9 +49,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
-TABLES_5 = ["KBBvKN", "KRPvKR", "KBBBvK"]
-"""The shared 5-piece tables with a DTZ file (as bench_5piece.py)."""
-
 KINDS = ("wdl", "dtz")
 
 
@@ -160,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"bench_builds: no 5-piece tables in {args.tables5} (--tables5)",
                   file=sys.stderr)
             return 2
-        dirs, keys, name = f"{tables}:{args.tables5}", TABLES_5, "5"
+        dirs, keys, name = f"{tables}:{args.tables5}", common.MATERIALS_5_WITH_DTZ, "5"
     else:
         dirs, keys, name = str(tables), None, "34"
     positions = common.make_positions(common.BIN / f"positions-{name}-{args.positions}.txt",

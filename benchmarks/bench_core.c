@@ -6,10 +6,8 @@
  *
  * TABLE_DIRS: one directory, or several joined by ':'.
  *
- * POSITIONS_FILE has one position per line: ten fields (white black kings
- * queens rooks bishops knights pawns as hex bitboards, ep square, turn),
- * optionally followed by " ; FEN" (ignored here).  benchmarks/make_positions.py
- * writes it.
+ * POSITIONS_FILE: one position a line, as bench_positions.h reads it
+ * (benchmarks/common.py's make_positions writes it).
  *
  * After a warm-up pass (tables mapped), each of RUNS runs (default 5) loops
  * over all positions as many times as needed to last MIN_SECONDS (default
@@ -31,6 +29,7 @@
 #include <time.h>
 
 #include "bench_clock.h"
+#include "bench_positions.h"
 #include "fathom.h"
 
 typedef struct row {
@@ -93,14 +92,9 @@ int main(int argc, char **argv)
     }
     while (fgets(line, sizeof line, f)) {
         row r;
-        if (sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %u %d", &r.bb[0],
-                   &r.bb[1], &r.bb[2], &r.bb[3], &r.bb[4], &r.bb[5], &r.bb[6],
-                   &r.bb[7], &r.ep, &r.turn) != 10)
+        if (!bench_parse_position(line, r.bb, &r.ep, &r.turn))
             continue;
-        fathom_board board = {r.bb[0], r.bb[1], r.bb[2], r.bb[3], r.bb[4], r.bb[5],
-                              r.bb[6], r.bb[7], (uint8_t)(r.ep > 63 ? 64 : r.ep),
-                              (uint8_t)(r.turn != 0), 0, 0, 1};
-        r.board = board;
+        r.board = bench_board(r.bb, r.ep, r.turn);
         if (n == cap) {
             cap = cap ? 2 * cap : 4096;
             rows = realloc(rows, (size_t)cap * sizeof *rows);

@@ -23,6 +23,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support import positions as _positions  # noqa: E402  (the tests' generators)
 from support.table_cache import SYZYGY5  # noqa: E402,F401  (../shared/syzygy5)
 
+MATERIALS_5_WITH_DTZ = ["KBBvKN", "KRPvKR", "KBBBvK"]
+"""The shared 5-piece tables with a DTZ file (KQRvKR & co. have WDL only):
+the positions of the 5-piece per-position benchmarks."""
+
 
 def default_tables() -> Path:
     """The tests' table directory, fetched (verified) on first use."""
