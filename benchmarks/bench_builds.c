@@ -30,7 +30,6 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bench_clock.h"
 #include "bench_positions.h"
@@ -112,15 +111,6 @@ static fathom_board *read_positions(const char *path, long *count)
     fclose(f);
     *count = n;
     return boards;
-}
-
-/* Seconds this thread has run (time the machine gave another tenant is
- * not counted: on a shared machine the closer figure to a quiet one's). */
-static double thread_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 enum { CLOCK_WALL, CLOCK_CPU, CLOCKS };

@@ -36,8 +36,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -50,10 +48,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 
 KINDS = ("wdl", "dtz")
-
-
-def _cc() -> list[str]:
-    return shlex.split(os.environ.get("CC", "cc"))
 
 
 def core_sources(revision: str, into: Path) -> Path:
@@ -87,28 +81,16 @@ def build_library(revision: str, work: Path) -> Path:
     lib = work / "libfathom-core.so"
     # The module's flags (build_ffi.py), default visibility so that dlsym
     # finds the fathom_* functions; the amalgamation keeps the rest static.
-    subprocess.run([*_cc(), "-std=c99", "-O3", "-fPIC", "-shared", "-pthread",
+    subprocess.run([*common.cc(), "-std=c99", "-O3", "-fPIC", "-shared", "-pthread",
                     f"-I{out}", str(out / "tbprobe.c"), "-o", str(lib)], check=True)
     return lib
-
-
-def build_harness() -> Path:
-    """benchmarks/bench_builds.c, compiled unless newer than its sources."""
-    common.BIN.mkdir(parents=True, exist_ok=True)
-    exe = common.BIN / "bench_builds"
-    inputs = [common.BENCH / "bench_builds.c", common.BENCH / "bench_clock.h",
-              common.CORE / "fathom.h"]
-    if exe.exists() and exe.stat().st_mtime > max(p.stat().st_mtime for p in inputs):
-        return exe
-    subprocess.run([*_cc(), "-std=c99", "-O2", "-Wall", "-Wextra", f"-I{common.CORE}",
-                    str(inputs[0]), "-o", str(exe), "-ldl"], check=True)
-    return exe
 
 
 def compare(base: str, new: str, tables: str, positions: Path, rounds: int,
             min_seconds: float) -> dict[str, float]:
     """Build both revisions and run the harness; its ``key value`` lines."""
-    exe = build_harness()
+    # The harness needs fathom.h's types only: the builds bring the core.
+    exe = common.build_bench_core("bench_builds", with_core=False, libs=("-ldl",))
     with tempfile.TemporaryDirectory(prefix="pyfathom-builds-") as tmp:
         libs = [build_library(rev, Path(tmp) / name)
                 for rev, name in ((base, "base"), (new, "new"))]

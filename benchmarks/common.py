@@ -71,18 +71,26 @@ def read_fens(path: Path) -> list[str]:
         return [line.split(" ; ", 1)[1].strip() for line in f if " ; " in line]
 
 
-def build_bench_core(name: str = "bench_core") -> Path:
-    """Compile benchmarks/NAME.c with the core (cc -O2), unless the
-    binary is newer than every source."""
+def cc() -> list[str]:
+    """The C compiler command: $CC, or cc."""
+    return shlex.split(os.environ.get("CC", "cc"))
+
+
+def build_bench_core(name: str = "bench_core", with_core: bool = True,
+                     libs: tuple[str, ...] = ()) -> Path:
+    """Compile benchmarks/NAME.c (cc -O2) into BIN, with the core's sources
+    unless *with_core* is false, unless the binary is newer than every
+    source."""
     BIN.mkdir(parents=True, exist_ok=True)
     exe = BIN / name
-    sources = [str(BENCH / f"{name}.c")] + sorted(str(p) for p in CORE.glob("*.c"))
+    sources = [str(BENCH / f"{name}.c")]
+    if with_core:
+        sources += sorted(str(p) for p in CORE.glob("*.c"))
     inputs = [Path(s) for s in sources] + list(CORE.glob("*.h")) + list(BENCH.glob("*.h"))
     if exe.exists() and exe.stat().st_mtime > max(p.stat().st_mtime for p in inputs):
         return exe
-    cc = shlex.split(os.environ.get("CC", "cc"))
-    cmd = [*cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-pthread", f"-I{CORE}",
-           *sources, "-o", str(exe)]
+    cmd = [*cc(), "-std=c99", "-O2", "-Wall", "-Wextra", "-pthread", f"-I{CORE}",
+           *sources, "-o", str(exe), *libs]
     subprocess.run(cmd, check=True)
     return exe
 
