@@ -34,7 +34,6 @@ Environment:
 
 from __future__ import annotations
 
-import glob
 import os
 import sys
 
@@ -394,18 +393,31 @@ BOARD_CALLS = os.path.join("pyfathom", "_c", "board_calls.c")
 """The per-board probes written against the CPython API (METH_FASTCALL), for
 the one call where cffi's argument conversion is most of the cost: see the
 file's comment.  Compiled into the same module; installs its functions into
-it when pyfathom._lowlevel calls pyfathom_board_calls_install()."""
+it when pyfathom._bindings.lowlevel calls pyfathom_board_calls_install()."""
 RAW_READ = os.path.join("pyfathom", "_c", "raw_read.c")
 """One table file's stored values, straight from the decoder, for
 tests/test_beyond_five.py to compare with python-chess's table reader; no
 pyfathom module calls it."""
 
 
+FATHOM_BUILD = ("core", "fathom-api", "fathom-instance")
+"""The roles of src/fathom/sources.txt that the module (like the Fathom
+single file) compiles."""
+
+
+def core_sources(roles: tuple[str, ...]) -> list[str]:
+    """The files of src/fathom/sources.txt (the one list of the core's
+    files) with one of *roles*, relative to src/fathom, in the list's order."""
+    with open(os.path.join(HERE, SRC_DIR, "sources.txt"), encoding="utf-8") as f:
+        rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
+    return [path for path, role in rows if role in roles]
+
+
 def _sources(absolute: bool = False) -> list[str]:
     """Every C file of the core, and the board calls, relative to the project
     root (as setuptools wants) or absolute (for a build from another
     directory)."""
-    paths = sorted(glob.glob(os.path.join(HERE, SRC_DIR, "*.c")))
+    paths = [os.path.join(HERE, SRC_DIR, s) for s in core_sources(FATHOM_BUILD)]
     paths.append(os.path.join(HERE, BOARD_CALLS))
     paths.append(os.path.join(HERE, RAW_READ))
     return paths if absolute else [os.path.relpath(p, HERE) for p in paths]

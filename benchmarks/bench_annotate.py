@@ -46,7 +46,7 @@ from common import BIN, default_tables  # also puts tests/ on sys.path
 from support import pgn_games  # noqa: E402
 
 import pyfathom  # noqa: E402
-from pyfathom import _lowlevel as _ll  # noqa: E402
+from pyfathom._bindings import lowlevel as _ll  # noqa: E402
 from pyfathom.annotate import annotate_stream  # noqa: E402
 
 

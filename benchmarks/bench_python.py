@@ -142,7 +142,7 @@ def bench(tables: Path, n: int, sizes: list[int], runs: int, batch_lines: int,
         # board probe with the ints read beforehand, and the same C function
         # through cffi (what the per-board probes used before
         # pyfathom/_c/board_calls.c; kept here to show what it saves).
-        from pyfathom import _lowlevel as ll
+        from pyfathom._bindings import lowlevel as ll
 
         pinned, handle = getattr(tb, "_pinned"), getattr(tb, "_h")
         args = [(b.occupied_co[1], b.occupied_co[0], b.queens, b.rooks, b.bishops,

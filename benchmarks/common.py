@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support import positions as _positions  # noqa: E402  (the tests' generators)
 from support.table_cache import SYZYGY5  # noqa: E402,F401  (../shared/syzygy5)
+from support.c_programs import FATHOM_BUILD, core_files  # noqa: E402  (src/fathom/sources.txt)
 
 MATERIALS_5_WITH_DTZ = ["KBBvKN", "KRPvKR", "KBBBvK"]
 """The shared 5-piece tables with a DTZ file (KQRvKR & co. have WDL only):
@@ -85,8 +86,8 @@ def build_bench_core(name: str = "bench_core", with_core: bool = True,
     exe = BIN / name
     sources = [str(BENCH / f"{name}.c")]
     if with_core:
-        sources += sorted(str(p) for p in CORE.glob("*.c"))
-    inputs = [Path(s) for s in sources] + list(CORE.glob("*.h")) + list(BENCH.glob("*.h"))
+        sources += [str(p) for p in core_files(*FATHOM_BUILD)]
+    inputs = [Path(s) for s in sources] + core_files() + list(BENCH.glob("*.h"))
     if exe.exists() and exe.stat().st_mtime > max(p.stat().st_mtime for p in inputs):
         return exe
     cmd = [*cc(), "-std=c99", "-O2", "-Wall", "-Wextra", "-pthread", f"-I{CORE}",

@@ -35,7 +35,7 @@ from pyfathom._errors import (
     UnsupportedPositionError,
     UnsupportedVariantError,
 )
-from pyfathom._tablebase import Tablebase, open_tablebase
+from pyfathom._tablebase.tablebase import Tablebase, open_tablebase
 from pyfathom._types import FAILED, FAILED_DTZ, WDL, Probe, RootMove, RootProbe, Status
 
 __all__ = [

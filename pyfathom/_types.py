@@ -7,7 +7,7 @@ from typing import NamedTuple, Optional
 
 import chess
 
-from pyfathom._clock_rule import CLOCK_CEILING, fathom_clock_result
+from pyfathom._bindings.clock_rule import CLOCK_CEILING, fathom_clock_result
 
 __all__ = ["WDL", "Probe", "RootMove", "RootProbe", "FAILED", "FAILED_DTZ", "Status"]
 
@@ -26,7 +26,7 @@ class Status(enum.IntEnum):
     Batch calls fill a ``status`` array with these codes on request (see
     :meth:`~pyfathom.Tablebase.probe_wdl_bitboards`).  The numbers up to
     ``ARGUMENT`` are the C core's status codes (``enum fathom_status`` in
-    ``fathom.h``, their one definition: :mod:`pyfathom._lowlevel` refuses to
+    ``fathom.h``, their one definition: :mod:`pyfathom._bindings.lowlevel` refuses to
     import if a member here disagrees with it); ``VARIANT`` only the
     board-based calls give, and the last three only a line of a file or a
     row of a table (``pyfathom batch``, :mod:`pyfathom.columnar`).  The name
@@ -145,7 +145,7 @@ class ClockResult(enum.IntEnum):
     side to move.
 
     The C core's ``fathom_clock_result`` is the one definition of the rule
-    (``enum fathom_clock_result`` in ``fathom.h``; :mod:`pyfathom._lowlevel`
+    (``enum fathom_clock_result`` in ``fathom.h``; :mod:`pyfathom._bindings.lowlevel`
     refuses to import if a member here disagrees with it); :meth:`of` asks
     the core.  Root ranking, the Fathom facade, ``pyfathom annotate`` and
     the lichess-compatible server all use it.

@@ -11,7 +11,7 @@ Each input line gives exactly one result row, in order, with a status
 (the row's code is a :class:`pyfathom.Status`, ``INVALID_FEN`` and
 ``LINE_TOO_LONG`` among them; the name written is from
 :data:`STATUS_NAMES`; the parsing and probing of a chunk are
-:mod:`pyfathom._batch_core`'s, shared with :mod:`pyfathom.columnar`):
+:mod:`pyfathom._files.batch_core`'s, shared with :mod:`pyfathom.columnar`):
 
 ``ok``               probed
 ``invalid_fen``      the line is not a FEN / EPD position (see the reason)
@@ -43,12 +43,12 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._batch_core import OK as OK  # for callers that test rows against it
-from ._batch_core import MAX_LINE, BatchStats, Chunk, ProbedChunk, parse_chunk, probe_parsed
+from ._files.batch_core import OK as OK  # for callers that test rows against it
+from ._files.batch_core import MAX_LINE, BatchStats, Chunk, ProbedChunk, parse_chunk, probe_parsed
 from ._types import FAILED, STATUS_NAME_OF_CODE, STATUS_NAMES
 
 # MAX_LINE, OK, Chunk, parse_chunk, ProbedChunk, BatchStats and STATUS_NAMES
-# are the batch core's (pyfathom._batch_core, pyfathom._types), named here too.
+# are the batch core's (pyfathom._files.batch_core, pyfathom._types), named here too.
 __all__ = [
     "CHUNK_LINES",
     "MAX_LINE",

@@ -41,19 +41,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._batch_core import MAX_LINE, BatchStats, Chunk, Parsed, ProbedChunk, parse_chunk, probe_parsed
-# The formats, errors and files (pyfathom._columnar_files), named here too.
-from ._columnar_files import COLUMNAR_FORMATS as COLUMNAR_FORMATS
-from ._columnar_files import FORMAT_NAMES as FORMAT_NAMES
-from ._columnar_files import ColumnarError, MissingExtraError, _arrow_message, _Sink, _Source
-from ._columnar_files import format_of
-from ._columnar_files import require_pyarrow as require_pyarrow
-from ._output import output_over_input
+from ._files.batch_core import MAX_LINE, BatchStats, Chunk, Parsed, ProbedChunk, parse_chunk, probe_parsed
+# The formats, errors and files (pyfathom._files.columnar_files), named here too.
+from ._files.columnar_files import COLUMNAR_FORMATS as COLUMNAR_FORMATS
+from ._files.columnar_files import FORMAT_NAMES as FORMAT_NAMES
+from ._files.columnar_files import ColumnarError, MissingExtraError, _arrow_message, _Sink, _Source
+from ._files.columnar_files import format_of
+from ._files.columnar_files import require_pyarrow as require_pyarrow
+from ._files.output import output_over_input
 from ._types import FAILED, FAILED_DTZ, STATUS_NAME_OF_CODE, STATUS_NAMES, Status
 from .batch_files import CHUNK_LINES
 
 if TYPE_CHECKING:
-    from ._format_bridge import TextSink, TextSource
+    from ._files.format_bridge import TextSink, TextSource
 
 __all__ = [
     "BITBOARD_COLUMNS",
@@ -384,7 +384,7 @@ def run_columnar_batch(
     """Probe every row of a Parquet / Arrow IPC file and write the input's
     columns plus the results to another; either side may also be text
     (``input_format="text"``: a FEN/EPD file; ``output_format`` ``csv`` or
-    ``jsonl``), see :mod:`pyfathom._format_bridge`.
+    ``jsonl``), see :mod:`pyfathom._files.format_bridge`.
 
     Read, probed and written ``batch_rows`` rows at a time; while one slice
     is written the next is read and probed in a worker thread, so at most two
@@ -397,9 +397,9 @@ def run_columnar_batch(
     refusal = output_over_input(input_path, output_path, "the output")
     if refusal is not None:
         raise ColumnarError(refusal)
-    from ._format_bridge import TextSink, TextSource
+    from ._files.format_bridge import TextSink, TextSource
 
-    # Text on either side (pyfathom._format_bridge): every format to every format.
+    # Text on either side (pyfathom._files.format_bridge): every format to every format.
     source = (TextSource(pa, input_path, batch_rows) if input_format == "text"
               else _Source(pa, input_path, input_format, batch_rows))
     try:

@@ -199,7 +199,7 @@ def probe_parquet_dataset(scheduler: str, source: str, output: str, tables: Tabl
     dd = _require_dask()
     import distributed
 
-    from ._output import output_over_input
+    from ._files.output import output_over_input
     from .columnar import ColumnarError
 
     refusal = output_over_input(source, output, "the output")

@@ -4,7 +4,7 @@ Two ways in, both used by ``pyfathom download``:
 
 * :func:`download_default` puts the 35 regular 3- and 4-piece tables (70
   files, about 4.5 MB) from python-chess 1.11.2's source distribution into a
-  directory, through :mod:`pyfathom._default_tables` (the one code path that
+  directory, through :mod:`pyfathom._disk.default_tables` (the one code path that
   fetches that archive with pip and checks the archive's and every file's
   pinned sha256).
 * :func:`mirror` copies ``.rtbw`` / ``.rtbz`` files from an HTTP directory
@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import _default_tables
-from ._filecopy import copy_stream, sha256_file
+from pyfathom._disk import default_tables as _default_tables
+from ._disk.filecopy import copy_stream, sha256_file
 from .tables import default_dir, is_table_file
 
 __all__ = [

@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Union
 
-from pyfathom import _lowlevel
+from pyfathom._bindings import lowlevel as _lowlevel
 from pyfathom._core import ffi, lib
 
 __all__ = [

@@ -146,7 +146,7 @@ def reparse_refused(chunk: Any, parsed: Any) -> None:
     status and reason.  Costs nothing when every line was read."""
     import numpy as np
 
-    from . import _lowlevel
+    from pyfathom._bindings import lowlevel as _lowlevel
 
     refused = np.flatnonzero((parsed.status != 0) & ~chunk.too_long).tolist()
     rows: list[int] = []

@@ -200,7 +200,7 @@ class TableDamage:
 def published_checksums() -> dict[str, str]:
     """sha256 of the table files whose published content pyfathom knows:
     the 70 files of the 3-4-piece set (``{"KQvK.rtbw": hex, ...}``)."""
-    from pyfathom import _default_tables
+    from pyfathom._disk import default_tables as _default_tables
 
     return dict(_default_tables.TABLE_SHA256)
 
@@ -227,7 +227,7 @@ def check_table(path: StrPath, sha256: Optional[str] = None) -> Optional[TableDa
 
     Reads the whole file: about as long as copying it.
     """
-    from pyfathom import _lowlevel as _ll
+    from pyfathom._bindings import lowlevel as _ll
     from pyfathom._types import Status
 
     p = Path(os.fspath(path))

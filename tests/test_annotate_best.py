@@ -107,7 +107,7 @@ def test_best_move_falls_back_where_a_table_is_missing(syzygy_dir: Path, tmp_pat
     whose rook the queen can take: the moves are then probed one by one,
     those that cannot be probed skipped (_child_moves)."""
     import pyfathom
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel_helpers as _helpers
     from pyfathom.annotate.bestmove import _best_move, _best_of, _child_moves
 
     for path in syzygy_dir.glob("*.rtb[wz]"):
@@ -167,7 +167,7 @@ def test_move_san_as_python_chess() -> None:
     fens = [(_fen(b), b.fen()) for b in [*boards, castles, no_capture]]
     assert [f for f in fens if f[0] != f[1]] == []
     # A move that is not legal there is not written by the C core.
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel_helpers as _helpers
 
     board = chess.Board("8/8/8/8/8/8/8/K6k w - - 0 1")
     occ = board.occupied_co
@@ -187,7 +187,7 @@ def test_best_move_on_the_50_move_edge(tablebase: Any) -> None:
     C call says so (on_edge) and _best_move ranks with the root probe; the
     answer is the root probe's, and the C call's where it does not step
     aside."""
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel_helpers as _helpers
     from pyfathom.annotate.bestmove import _best_move
 
     boards = _mistake_boards(tablebase, pgn_games.generated_pgn(100 if SANITIZED else 300,

@@ -166,7 +166,7 @@ def _start_record(board: chess.Board) -> Any:
 
 def _replay(board: chess.Board, tokens: list[str]) -> Any:
     """Every position of ``tokens`` played from ``board``, nothing probed."""
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel_helpers as _helpers
 
     start = _start_record(board)
     assert start is not None
@@ -304,8 +304,8 @@ def test_replay_probes_as_the_per_board_probe(tablebase: Any) -> None:
     """The DTZ the replay probes at each covered position is the per-board
     probe's answer (failures included: 5-piece positions under 3-4-piece
     tables), and its halfmove clock python-chess's."""
-    from pyfathom import _lowlevel as _ll
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel as _ll
+    from pyfathom._bindings import lowlevel_helpers as _helpers
 
     rng = random.Random(12)
     compared = 0
@@ -340,8 +340,8 @@ def test_replay_probes_as_the_per_board_probe(tablebase: Any) -> None:
 def test_replay_is_played_from_the_first_covered_position() -> None:
     """Without ``record_all``: records from the first position with no
     castling rights and at most ``largest`` pieces, probed."""
-    from pyfathom import _lowlevel as _ll
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel as _ll
+    from pyfathom._bindings import lowlevel_helpers as _helpers
     from pyfathom._types import Status
 
     board = chess.Board("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1")  # raw rights: not covered
@@ -379,7 +379,7 @@ def test_replay_accepts_a_token_only_as_python_chess_does() -> None:
     takes it as the same move; where python-chess rejects one, the replay
     stops; it leaves to python-chess only null moves, drops and pawn moves
     given by both squares."""
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel_helpers as _helpers
 
     rng = random.Random(7)
     agreed = refused = 0
@@ -455,7 +455,7 @@ def _both_squares_without_piece(token: str) -> bool:
 def test_replay_survives_hostile_input() -> None:
     """Random bytes as tokens and random bitboards as start positions: a
     stop or a replay, never a crash (ASan+UBSan check it in the rerun)."""
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel_helpers as _helpers
     from pyfathom._core import ffi
 
     rng = random.Random(99)
@@ -493,7 +493,7 @@ def test_fen_starts_are_python_chess_boards() -> None:
     """The C FEN parser gives the replay's start for FEN headers it reads as
     python-chess does (no castling field), and gives up on the rest: its
     start is python-chess's Board(fen), field by field, or None."""
-    from pyfathom import _lowlevel_helpers as _helpers
+    from pyfathom._bindings import lowlevel_helpers as _helpers
 
     rng = random.Random(3)
     bases = ["7k/R7/6K1/8/8/8/8/8 w - - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 50",

@@ -26,7 +26,7 @@ from support.positions import ALL_TABLES
 from support.variant_positions import BOARDS, table_names, variant_dir
 
 from pyfathom import Status
-from pyfathom import _lowlevel as _ll
+from pyfathom._bindings import lowlevel as _ll
 
 
 LETTERS = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,

@@ -30,7 +30,7 @@ import pytest
 from support import positions as P
 
 import pyfathom
-from pyfathom import _lowlevel as ll
+from pyfathom._bindings import lowlevel as ll
 
 KQK = chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")
 

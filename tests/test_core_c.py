@@ -27,6 +27,7 @@ from pathlib import Path
 import chess
 import pytest
 
+from support.c_programs import FATHOM_BUILD, core_files
 from support.positions import ALL_TABLES, table_sample
 
 pytestmark = pytest.mark.plain_pass_only("C programs of its own, built with the core's sources")
@@ -51,7 +52,7 @@ def core_objects(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The core's sources compiled once, with the strict flags."""
     out = tmp_path_factory.mktemp("core-obj")
     objects = []
-    for source in sorted(CORE.glob("*.c")):
+    for source in core_files(*FATHOM_BUILD):
         obj = out / (source.stem + ".o")
         _check([*_cc(), *FLAGS, f"-I{CORE}", "-c", str(source), "-o", str(obj)])
         objects.append(str(obj))

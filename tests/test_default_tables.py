@@ -1,4 +1,4 @@
-"""pyfathom._default_tables (and tests/support/table_cache.py over it): the verified
+"""pyfathom._disk.default_tables (and tests/support/table_cache.py over it): the verified
 path from python-chess's sdist to tables."""
 
 from __future__ import annotations

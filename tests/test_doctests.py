@@ -19,19 +19,19 @@ MODULES = [
     "pyfathom",
     "pyfathom._types",
     "pyfathom._errors",
-    "pyfathom._tablebase",
-    "pyfathom._board_probes",
-    "pyfathom._batch_probes",
+    "pyfathom._tablebase.tablebase",
+    "pyfathom._tablebase.board_probes",
+    "pyfathom._tablebase.batch_probes",
     "pyfathom.fathom",
     "pyfathom.tables",
     "pyfathom.columnar",
-    "pyfathom._columnar_files",
+    "pyfathom._files.columnar_files",
 ]
 
 # Modules whose docstrings must hold examples (so a finder bug cannot pass).
-WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase", "pyfathom._board_probes",
-                 "pyfathom._batch_probes", "pyfathom.fathom",
-                 "pyfathom.tables", "pyfathom.columnar", "pyfathom._columnar_files"}
+WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase.tablebase", "pyfathom._tablebase.board_probes",
+                 "pyfathom._tablebase.batch_probes", "pyfathom.fathom",
+                 "pyfathom.tables", "pyfathom.columnar", "pyfathom._files.columnar_files"}
 
 
 @pytest.mark.parametrize("name", MODULES)

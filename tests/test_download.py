@@ -1,7 +1,7 @@
 """``pyfathom download``: the default 3-4-piece set and mirrors.
 
 The default set comes from python-chess's sdist (fetched once into the test
-cache by :mod:`pyfathom._default_tables`); mirrors are served by a small HTTP server
+cache by :mod:`pyfathom._disk.default_tables`); mirrors are served by a small HTTP server
 this module starts on 127.0.0.1 (never the internet), with ``Range`` support
 and an optional throttle so a download can be killed mid-file.
 """
@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from pyfathom import _default_tables, download
+from pyfathom import download
+from pyfathom._disk import default_tables as _default_tables
 from pyfathom.cli import main
 
 MIRROR_FILES = ["KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz", "KQvKR.rtbw", "KQvKR.rtbz"]

@@ -426,10 +426,10 @@ WDL_OUTPUT_CHECK = textwrap.dedent('''
     # _types.py imports the binding of the core's clock rule (for
     # ClockResult.of); WDL's formatting, checked here, never calls it, and
     # this interpreter has no built pyfathom: a stand-in module answers it.
-    clock_rule = modules.ModuleType("pyfathom._clock_rule")
+    clock_rule = modules.ModuleType("pyfathom._bindings.clock_rule")
     clock_rule.CLOCK_CEILING, clock_rule.fathom_clock_result = 0xFFFF, None
     sys.modules.setdefault("pyfathom", modules.ModuleType("pyfathom"))
-    sys.modules["pyfathom._clock_rule"] = clock_rule
+    sys.modules["pyfathom._bindings.clock_rule"] = clock_rule
     spec = importlib.util.spec_from_file_location("pyfathom_types", sys.argv[1])
     types = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(types)

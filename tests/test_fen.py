@@ -508,13 +508,13 @@ def test_parser_memory_safe_under_sanitizers(tmp_path):
     driver.write_text(FUZZ_DRIVER)
     exe = tmp_path / "fen_fuzz"
     cmd = [cc, "-std=c99", "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-           "-I", src_dir, str(driver), os.path.join(src_dir, "fen.c"), "-o", str(exe)]
+           "-I", src_dir, str(driver), os.path.join(src_dir, "helpers", "fen.c"), "-o", str(exe)]
     build = subprocess.run(cmd, capture_output=True, text=True)
     if build.returncode != 0 and "sanitize" in build.stderr:
         pytest.skip(f"this compiler has no sanitizer runtime: {build.stderr.strip()[:200]}")
     assert build.returncode == 0, build.stderr
     # The warning flags the project builds with must stay quiet too.
-    strict = subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-c", os.path.join(src_dir, "fen.c"),
+    strict = subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-c", os.path.join(src_dir, "helpers", "fen.c"),
                              "-o", str(tmp_path / "fen.o")], capture_output=True, text=True)
     assert strict.returncode == 0 and strict.stderr == "", strict.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)

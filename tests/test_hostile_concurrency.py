@@ -33,6 +33,7 @@ import pytest
 from support.sanitizer import SANITIZED, native_env
 
 import pyfathom
+from support.c_programs import FATHOM_BUILD, core_files
 from support.positions import ALL_TABLES, table_sample
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +56,7 @@ def tsan_exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     exe = tmp_path_factory.mktemp("tsan") / "tsan_stress"
     cmd = [_cc(), "-std=c99", "-Wall", "-Wextra", "-Werror", "-fsanitize=thread",
            "-O1", "-g", f"-I{CORE}", str(FUZZ / "tsan_stress.c"),
-           *sorted(str(p) for p in CORE.glob("*.c")), "-pthread", "-lm", "-o", str(exe)]
+           *map(str, core_files(*FATHOM_BUILD)), "-pthread", "-lm", "-o", str(exe)]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=native_env())
     assert proc.returncode == 0, (
         f"{' '.join(cmd)}\n{proc.stderr}\n(the ThreadSanitizer runtime comes with gcc: "

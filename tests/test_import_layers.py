@@ -109,9 +109,9 @@ def test_library_modules_do_not_import_the_command_line() -> None:
 # The binding layer: the only modules that import the compiled core (its
 # ``ffi`` and ``lib``); everything above them works with Python values.
 BINDINGS = frozenset({
-    "pyfathom._lowlevel",          # fathom.h and fen.h: instances, probes, batches, checks
-    "pyfathom._lowlevel_helpers",  # fathom_helpers.h: best move, SAN, game replay
-    "pyfathom._clock_rule",        # fathom_clock_result, for ClockResult.of (below _types)
+    "pyfathom._bindings.lowlevel",          # fathom.h and fen.h: instances, probes, batches, checks
+    "pyfathom._bindings.lowlevel_helpers",  # fathom_helpers.h: best move, SAN, game replay
+    "pyfathom._bindings.clock_rule",        # fathom_clock_result, for ClockResult.of (below _types)
     "pyfathom.fathom",             # the Fathom-compatible module
 })
 

@@ -1,5 +1,5 @@
 """The one refusal to write an output over the input
-(:func:`pyfathom._output.output_over_input`): what counts as the input (the
+(:func:`pyfathom._files.output.output_over_input`): what counts as the input (the
 same name, a symbolic link, a hard link, standard input, a directory; not a
 FIFO, not a file that does not exist yet), and every caller giving its
 message before anything is written: ``annotate -o`` and ``--report``,
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pyfathom._output import output_over_input
+from pyfathom._files.output import output_over_input
 from pyfathom.cli import main
 
 FEN = "8/8/8/8/8/8/2Rk4/1K6 b - - 0 1\n"

@@ -99,7 +99,7 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir, wheel_file):
     with tarfile.open(sdist) as tar:
         names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
     for required in ("build_ffi.py", "setup.py", "pyproject.toml", "README.md",
-                     "src/fathom/fathom.h", "src/fathom/fen.c", "src/fathom/fen.h",
+                     "src/fathom/fathom.h", "src/fathom/helpers/fen.c", "src/fathom/fen.h",
                      "pyfathom/__init__.py", "pyfathom/cli/__init__.py", "pyfathom/cli/probe.py",
                      "pyfathom/annotate/__init__.py", "pyfathom/py.typed",
                      "pyfathom/_c/board_calls.c"):

@@ -265,7 +265,7 @@ def test_macos_compiles_with_zig(target: str, amalgamation: Path, tmp_path: Path
     includes = [f"-I{ROOT / d}" for d in build_ffi.INCLUDE_DIRS]
     flags = ["-std=c99", *WARN, *includes, f"-I{py_include}", "-DPy_LIMITED_API=0x030a0000"]
     # The core's files are in the single file above; here the extension's own C.
-    for source in (CORE / "tb_platform.c", ROOT / "pyfathom" / "_c" / "board_calls.c", module_c):
+    for source in (CORE / "platform" / "tb_platform.c", ROOT / "pyfathom" / "_c" / "board_calls.c", module_c):
         run([*zig, *flags, "-c", str(source), "-o", str(tmp_path / f"{source.stem}.o")])
 
 

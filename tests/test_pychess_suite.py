@@ -70,7 +70,7 @@ ALL = RUN | VARIANTS | MODULE_HELPERS | INTERNALS
 def sdist_workdir(tmp_path_factory: pytest.TempPathFactory, test_cache: Path,
                   syzygy_dir: Path) -> Path:
     """A directory laid out as the sdist's root: test.py and data/."""
-    from pyfathom import _default_tables
+    from pyfathom._disk import default_tables as _default_tables
 
     archive = _default_tables.fetch_python_chess_sdist(test_cache)  # verified sha256
     work = tmp_path_factory.mktemp("python-chess-1.11.2")

@@ -97,7 +97,7 @@ def test_where_things_live_names_every_module():
     modules += [p for p in (ROOT / "pyfathom" / "annotate").glob("*.py") if p.name != "__init__.py"]
     for path in modules:
         assert path.name in table, f"{path.relative_to(ROOT)} is not in the README's map"
-    for c_file in (ROOT / "src" / "fathom").glob("*.c"):
+    for c_file in (ROOT / "src" / "fathom").rglob("*.c"):
         named = c_file.name in table or (c_file.name.startswith("tb_variant_") and "tb_variant_*.c" in table)
         if c_file.name not in ("tbprobe_helpers.c",):
             assert named, f"src/fathom/{c_file.name} is not in the README's map"

@@ -28,6 +28,7 @@ from pathlib import Path
 import chess
 import pytest
 
+from support.c_programs import FATHOM_BUILD, core_files
 from support.positions import bitboards, random_position
 from support.table_cache import SYZYGY5
 
@@ -72,7 +73,7 @@ def test_search_keeps_to_its_budget(syzygy_dir: Path, tmp_path: Path) -> None:
     cc = shlex.split(os.environ.get("CC", "cc"))
     build = subprocess.run([*cc, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread",
                             "-DEDGE_WORK_REPORT=edge_work_report", f"-I{CORE}", str(PROGRAM),
-                            *map(str, sorted(CORE.glob("*.c"))), "-o", str(exe), "-lm"],
+                            *map(str, core_files(*FATHOM_BUILD)), "-o", str(exe), "-lm"],
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     with pyfathom.open_tablebase([str(d) for d in dirs]) as tb:

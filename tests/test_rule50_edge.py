@@ -435,7 +435,7 @@ def test_unsettled_moves_say_so(tablebase: Any) -> None:
     out before two of its edge moves are decided.  RootMove.unsettled marks
     exactly the moves the core reports open, each of them on the edge (its
     rounded DTZ is the plies the clock leaves) and keeping its table value."""
-    from pyfathom import _lowlevel
+    from pyfathom._bindings import lowlevel as _lowlevel
 
     board = chess.Board("8/8/8/2Q5/4K3/8/1r1k4/8 w - - 61 1")
     root = tablebase.probe_root(board)

@@ -78,7 +78,7 @@ def test_bad_names_are_refused(name: str) -> None:
 
 def test_c_arguments_checked() -> None:
     """NULL data with a size, or a NULL name, is FATHOM_ERR_ARGUMENT."""
-    from pyfathom import _lowlevel as ll
+    from pyfathom._bindings import lowlevel as ll
 
     h = ll.open_handle()
     assert ll.lib.fathom_add_table_memory(h, b"KQvK.rtbw", ll.NULL, 16) == pyfathom.Status.ARGUMENT

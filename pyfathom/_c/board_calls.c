@@ -45,7 +45,7 @@
  * Everything else (batch, root, table registration, the rest of the Fathom
  * facade) stays on cffi; build_ffi.py compiles this file into the same
  * module and declares pyfathom_board_calls_install(), which
- * pyfathom._lowlevel calls once at import.
+ * pyfathom._bindings.lowlevel calls once at import.
  *
  * Only the stable ABI of Python 3.10 is used (METH_FASTCALL joined it in
  * 3.10, pyfathom's oldest Python), so the module stays abi3.  A free-
@@ -567,7 +567,7 @@ static PyMethodDef board_calls[] = {
  * to the module pyfathom._core (this file is compiled into it).  Called
  * through cffi, which has released the GIL: it takes it back for the
  * duration.  Returns 1 on success, 0 if the
- * module could not be found or extended (pyfathom._lowlevel then fails its
+ * module could not be found or extended (pyfathom._bindings.lowlevel then fails its
  * import). */
 int pyfathom_board_calls_install(void)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fathom.h"
-#include "tb_table.h"
+#include "format/tb_table.h"
 
 #include "raw_read.h"
 

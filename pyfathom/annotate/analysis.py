@@ -9,8 +9,8 @@ from typing import Optional
 
 import chess
 
-from pyfathom import _lowlevel as _ll
-from pyfathom._tablebase import Tablebase
+from pyfathom._bindings import lowlevel as _ll
+from pyfathom._tablebase.tablebase import Tablebase
 from pyfathom.annotate.bestmove import _best_move
 from pyfathom.annotate.notation import _fen, _san
 from pyfathom.annotate.reading import _Game, _Probed

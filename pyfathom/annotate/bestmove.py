@@ -8,9 +8,9 @@ from typing import Optional
 
 import chess
 
-from pyfathom import _lowlevel as _ll
-from pyfathom import _lowlevel_helpers as _helpers
-from pyfathom._tablebase import Tablebase
+from pyfathom._bindings import lowlevel as _ll
+from pyfathom._bindings import lowlevel_helpers as _helpers
+from pyfathom._tablebase.tablebase import Tablebase
 from pyfathom._types import Status
 from pyfathom.annotate.verdict import _move_key, move_dtz
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import chess
 
-from pyfathom import _lowlevel_helpers as _helpers
+from pyfathom._bindings import lowlevel_helpers as _helpers
 
 _EMPTY_RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
 

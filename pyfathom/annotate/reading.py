@@ -10,7 +10,7 @@ from typing import IO, Any, NamedTuple, Optional, TextIO, cast
 import chess
 import chess.pgn
 
-from pyfathom import _lowlevel as _ll
+from pyfathom._bindings import lowlevel as _ll
 from pyfathom.annotate.movetext import _mainline_spans, _Spans
 
 _board_dtz = _ll.board_dtz

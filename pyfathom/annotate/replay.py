@@ -10,7 +10,7 @@ from typing import Any, Optional
 import chess
 import chess.pgn
 
-from pyfathom import _lowlevel_helpers as _helpers
+from pyfathom._bindings import lowlevel_helpers as _helpers
 from pyfathom.annotate.movetext import _mainline_matches, _MatchSpans, _Spans
 from pyfathom.annotate.reading import _FAILED_BELOW, _LEAN_FAILED, _Game, _Probed
 

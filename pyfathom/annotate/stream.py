@@ -7,7 +7,7 @@ from typing import IO, Any, Callable, Optional, TextIO, cast
 
 import chess.pgn
 
-from pyfathom._tablebase import Tablebase
+from pyfathom._tablebase.tablebase import Tablebase
 from pyfathom.annotate.analysis import GameNotes, Mistake, analyse
 from pyfathom.annotate.reading import (_REPLAYS_CHESS, _Game, _GameReader, _HeaderReader,
                                        _LineRecorder, _read_with_python_chess)

@@ -38,7 +38,7 @@ import signal
 import sys
 from typing import NoReturn
 
-from pyfathom._output import Terminated, terminate_on_signals
+from pyfathom._files.output import Terminated, terminate_on_signals
 
 from . import annotate, batch, download, info, probe, serve
 from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err, os_error_text

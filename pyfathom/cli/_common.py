@@ -49,9 +49,9 @@ def err(message: str) -> None:
 
 
 def open_input(path: str, what: str) -> Any:
-    """A command's text input (:func:`pyfathom._text_input.open_text_input`:
+    """A command's text input (:func:`pyfathom._files.text_input.open_text_input`:
     compressed files decompressed, binary ones refused), or CliError."""
-    from pyfathom._text_input import BinaryInputError, open_text_input
+    from pyfathom._files.text_input import BinaryInputError, open_text_input
 
     try:
         return open_text_input(path, what)
@@ -66,8 +66,8 @@ def open_input(path: str, what: str) -> Any:
 
 def check_output_is_not_input(input_path: str, output: str, option: str = "-o") -> None:
     """UsageError when the output ``option`` names is the input file
-    (:func:`pyfathom._output.output_over_input`, the one check)."""
-    from pyfathom._output import output_over_input
+    (:func:`pyfathom._files.output.output_over_input`, the one check)."""
+    from pyfathom._files.output import output_over_input
 
     refusal = output_over_input(input_path, output, option)
     if refusal is not None:

@@ -10,7 +10,7 @@ import io
 import sys
 from typing import IO, Any, Optional
 
-from pyfathom._output import Output
+from pyfathom._files.output import Output
 
 from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
                       check_output_is_not_input, err, open_input, open_tables)
@@ -55,7 +55,7 @@ def _report_format(path: str) -> str:
 
 
 def _open_output(option: str, path: str) -> Output:
-    """An output of the command (:class:`pyfathom._output.Output`: a regular
+    """An output of the command (:class:`pyfathom._files.output.Output`: a regular
     file is renamed into place when done, anything else written directly)."""
     try:
         return Output(path, errors="surrogateescape")

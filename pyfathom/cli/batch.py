@@ -9,7 +9,7 @@ import sys
 import time
 from typing import IO, Any
 
-from pyfathom._output import Output
+from pyfathom._files.output import Output
 
 from ._common import (EXIT_FAIL, EXIT_OK, BadRowReporter, CliError, ProgressBar, UsageError,
                       add_tables_argument, add_variant_argument, check_output_is_not_input, err,

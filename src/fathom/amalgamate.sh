@@ -1,8 +1,8 @@
 #!/bin/sh
 # amalgamate.sh OUTDIR - write the core as one C file for engines to vendor.
 #
-# OUTDIR receives tbprobe.c (every .c file of this directory, with the
-# core's private headers pasted in once each), tbprobe.h and tbconfig.h:
+# OUTDIR receives tbprobe.c (every C file of sources.txt for the build, with
+# the core's private headers pasted in once each), tbprobe.h and tbconfig.h:
 # the three files an engine using Fathom already has.  Copy them over
 # Fathom's, compile tbprobe.c as C99 with the rest of the engine, and link
 # with -pthread.  Needs only a POSIX shell and awk (no Python).
@@ -13,7 +13,7 @@
 # and cannot clash with an engine's own tb_gen_legal or tb_map_file.
 #
 # amalgamate.sh --pyrrhic OUTDIR writes the same for engines that vendor
-# Pyrrhic: tbprobe.c with Pyrrhic's API (pyrrhic/tbprobe_pyrrhic.c in place
+# Pyrrhic: tbprobe.c with Pyrrhic's API (facades/pyrrhic/tbprobe_pyrrhic.c in place
 # of Fathom's facade, tbprobe.c and tbprobe_helpers.c) and Pyrrhic's
 # tbprobe.h; the engine keeps its own tbconfig.h, which the single file
 # does not read.
@@ -28,14 +28,23 @@ fi
 out=${1:?"usage: $0 [--pyrrhic] OUTDIR"}
 mkdir -p "$out"
 
+# The C files of sources.txt (the one list) with the build's roles, in the
+# order of their names (the order this file pasted them in before they
+# moved into folders).
+list_sources() {
+    awk -v roles=" $1 " -v dir="$here" '
+        NF && $1 !~ /^#/ && index(roles, " " $2 " ") {
+            name = $1; sub(/^.*\//, "", name); print name " " dir "/" $1
+        }' "$here/sources.txt" | LC_ALL=C sort | awk '{print $2}'
+}
+
 if [ "$mode" = pyrrhic ]; then
-    sources=$(ls "$here"/*.c "$here"/pyrrhic/*.c | grep -v -e '/tbprobe\.c$' \
-        -e '/tbprobe_helpers\.c$' | LC_ALL=C sort)
+    sources=$(list_sources "core pyrrhic-api")
     config='#define PYRRHIC_FACADE_BUILD 1'
     switches=' * C99; link with -pthread.  Pyrrhic API; reads no tbconfig.h.'
-    headers="$here/pyrrhic/tbprobe.h"
+    headers="$here/facades/pyrrhic/tbprobe.h"
 else
-    sources=$(ls "$here"/*.c | LC_ALL=C sort)
+    sources=$(list_sources "core fathom-api fathom-instance")
     config='#include "tbconfig.h"'
     switches=' * C99; link with -pthread.  tbconfig.h switches apply (or -D).'
     headers="$here/tbprobe.h $here/tbconfig.h"

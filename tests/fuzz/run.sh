@@ -15,9 +15,11 @@ ROOT=$(cd "$HERE/../.." && pwd)
 TABLES=${2:-${PYFATHOM_TEST_CACHE:-$HOME/.cache/pyfathom-tests}/syzygy-chess-1.11.2}
 WORK=${FUZZ_WORK:-$ROOT/build/fuzz}
 CC=${CC_FUZZ:-clang}
-# Every C file of the core but the Fathom facade (tbprobe.c, its one global
-# instance unused here).
-SRCS=$(cd "$ROOT/src/fathom" && ls *.c | grep -v '^tbprobe\.c$')
+# Every C file of the core but the Fathom facade's instance (tbprobe.c, its
+# one global instance unused here): the roles core and fathom-api of
+# src/fathom/sources.txt, the one list of the core's files.
+SRCS=$(awk 'NF && $1 !~ /^#/ && ($2 == "core" || $2 == "fathom-api") {print $1}' \
+    "$ROOT/src/fathom/sources.txt")
 mkdir -p "$WORK"
 set --
 for s in $SRCS; do set -- "$@" "$ROOT/src/fathom/$s"; done

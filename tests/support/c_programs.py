@@ -20,6 +20,22 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 CORE = ROOT / "src" / "fathom"
 """The C core's sources (``make -C`` here builds the library, the
 amalgamation and the Pyrrhic facade)."""
+FATHOM_BUILD = ("core", "fathom-api", "fathom-instance")
+"""The roles of src/fathom/sources.txt in the Python module's build (and the
+Fathom single file's): every C file but Pyrrhic's facade."""
+FUZZ_BUILD = ("core", "fathom-api")
+"""The fuzz targets' build: no Fathom facade instance (they make their own)."""
+
+
+def core_files(*roles: str) -> list[Path]:
+    """The files of src/fathom/sources.txt, the one list of the core's files
+    (build_ffi.py reads it too), with one of *roles* (every file when none
+    is given), in the list's order."""
+    rows = [line.split() for line in (CORE / "sources.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    return [CORE / path for path, role in rows if not roles or role in roles]
+
+
 CDIR = ROOT / "tests" / "c"
 """The test programs' C sources."""
 STRICT = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]

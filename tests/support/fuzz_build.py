@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from support.c_programs import FUZZ_BUILD, core_files
 from support.sanitizer import native_env
 
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ = ROOT / "tests" / "fuzz"
-CORE = sorted(p.name for p in (ROOT / "src" / "fathom").glob("*.c") if p.name != "tbprobe.c")
-"""Every C file of the core but the Fathom facade (whose one global instance
-the targets do not use)."""
+CORE = core_files(*FUZZ_BUILD)
+"""Every C file of the core but the Fathom facade's instance (whose one
+global instance the targets do not use)."""
 TARGETS = ["table", "fen", "board", "game"]
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
@@ -47,9 +48,9 @@ def build_targets(cc: str, out_dir: Path, san: str, main: list[Path]) -> dict[st
              f"-I{ROOT / 'src' / 'fathom'}", f"-I{FUZZ}"]
     objs = []
     for src in CORE:
-        obj = out_dir / (src[:-2] + ".o")
+        obj = out_dir / (src.stem + ".o")
         objs.append(str(obj))
-        cmd = [cc, *flags, "-c", str(ROOT / "src" / "fathom" / src), "-o", str(obj)]
+        cmd = [cc, *flags, "-c", str(src), "-o", str(obj)]
         if san.startswith("fuzzer"):  # no libFuzzer main in the core objects
             cmd[3] = "-fsanitize=fuzzer-no-link,address,undefined"
         _run(cmd)

@@ -12,7 +12,7 @@ and giveaway tables, see its README) and, on a machine that has them,
 The cache is
 ``$PYFATHOM_TEST_CACHE``, else ``~/.cache/pyfathom-tests``.  It holds
 python-chess 1.11.2's sdist, fetched once with pip by
-:mod:`pyfathom._default_tables` (the code ``pyfathom download`` uses), and
+:mod:`pyfathom._disk.default_tables` (the code ``pyfathom download`` uses), and
 the files taken from it, each checked against a pinned sha256: the 70 table
 files and ``endgame.epd`` (positions with expected WDL and DTZ).
 """
@@ -23,7 +23,7 @@ import os
 import shutil
 from pathlib import Path
 
-from pyfathom import _default_tables
+from pyfathom._disk import default_tables as _default_tables
 
 __all__ = ["CACHE_ENV", "ENDGAME_EPD", "REQUIRE_ENV", "SHARED", "SYZYGY5", "SYZYGY6",
            "VARIANTS", "cache_dir", "copy_tables", "sdist_archive", "shared_folder", "tables_dir"]

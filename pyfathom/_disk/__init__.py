@@ -1,0 +1,1 @@
+"""Tables on disk: the default tables folder and verified file copies."""

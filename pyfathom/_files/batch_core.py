@@ -1,0 +1,199 @@
+"""The batch core shared by ``pyfathom batch`` (:mod:`pyfathom.batch_files`)
+and :mod:`pyfathom.columnar`: a chunk of positions, parsed in one C call
+into numpy bitboards, probed with the batch probes, each row with its
+:class:`~pyfathom.Status` (the one list of row codes, whose names are
+:data:`pyfathom._types.STATUS_NAME_OF_CODE`), and the counts of a run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pyfathom._bindings import lowlevel as _lowlevel
+from pyfathom._tablebase.batch_arrays import popcount
+from pyfathom._types import FAILED, FAILED_DTZ, STATUS_NAME_OF_CODE, STATUS_NAMES, Status
+
+MAX_LINE = 1 << 16
+"""Longest line accepted, in bytes (a FEN is under 100; EPD opcodes add some)."""
+
+OK = Status.OK
+
+_MASKS = ("white", "black", "kings", "queens", "rooks", "bishops", "knights", "pawns")
+
+
+@dataclass
+class Chunk:
+    """Up to CHUNK_LINES consecutive input lines."""
+
+    first_line: int  # 1-based number of the first line
+    data: bytes  # the lines' bytes (line i is data[offsets[i]:offsets[i]+lengths[i]])
+    offsets: np.ndarray  # uintp
+    lengths: np.ndarray  # uintp
+    too_long: np.ndarray  # bool: line longer than MAX_LINE (its text is cut)
+    nbytes: int  # input bytes this chunk stands for (for progress)
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+@dataclass
+class Parsed:
+    """The C parser's struct-of-arrays output for one chunk."""
+
+    masks: dict[str, np.ndarray]  # uint64 each
+    ep: np.ndarray  # uint8
+    turn: np.ndarray  # uint8
+    castling: np.ndarray  # uint8
+    begin: np.ndarray  # uintp, relative to the line
+    end: np.ndarray  # uintp
+    status: np.ndarray  # int8 parser status (FATHOM_FEN_*)
+
+
+def parse_chunk(chunk: Chunk) -> Parsed:
+    """Parse every line of a chunk (FEN or EPD) with one C call; the few
+    lines it refuses get a second reading by :mod:`pyfathom.fen`'s grammar."""
+    n = len(chunk)
+    masks = {name: np.empty(n, dtype=np.uint64) for name in _MASKS}
+    ep = np.empty(n, dtype=np.uint8)
+    turn = np.empty(n, dtype=np.uint8)
+    castling = np.empty(n, dtype=np.uint8)
+    begin = np.empty(n, dtype=np.uintp)
+    end = np.empty(n, dtype=np.uintp)
+    status = np.empty(n, dtype=np.int8)
+    _lowlevel.parse_fen_batch(chunk.data, chunk.offsets, chunk.lengths, _lowlevel.FEN_EPD,
+                              [masks[name] for name in _MASKS], ep, turn, castling,
+                              begin, end, status)
+    parsed = Parsed(masks, ep, turn, castling, begin, end, status)
+    if status.any():
+        from pyfathom.fen import reparse_refused
+
+        reparse_refused(chunk, parsed)  # 2, 3 or 5 fields, "_" for blanks
+    return parsed
+
+
+@dataclass
+class ProbedChunk:
+    """Results for one chunk: everything needed to write its rows."""
+
+    chunk: Chunk
+    parsed: Parsed
+    status: np.ndarray  # uint8 row codes (Status)
+    wdl: np.ndarray  # int8, pyfathom.FAILED where not probed
+    dtz: np.ndarray | None  # int16, or None without --dtz
+    tb: Any  # the tablebase, to explain failed probes
+    core_status: np.ndarray  # uint8 core status of the failing probe (0: none)
+    core_metric: np.ndarray  # bool: the failing probe was the DTZ one
+
+    def bad_rows(self) -> np.ndarray:
+        return np.flatnonzero((self.status != OK) & (self.status != Status.SKIPPED))
+
+    def line_text(self, i: int) -> str:
+        """Line i of the chunk as written (newline and surrounding blanks cut)."""
+        off = int(self.chunk.offsets[i])
+        raw = self.chunk.data[off:off + int(self.chunk.lengths[i])]
+        return raw.decode("utf-8", errors="replace").strip()
+
+    def reason(self, i: int) -> str:
+        code = int(self.status[i])
+        if code == Status.INVALID_FEN:
+            if int(self.parsed.status[i]) == _lowlevel.FEN_ERR_FIELD_COUNT:
+                # The C parser counts 4 or 6 fields; the grammar reads 2 to 6
+                # and says what it refused (pyfathom.fen).
+                from pyfathom.fen import FenError, split_position
+
+                try:
+                    split_position(self.line_text(i))
+                except FenError as e:
+                    return e.reason
+            return _lowlevel.fen_strerror(int(self.parsed.status[i]))
+        if code == Status.LINE_TOO_LONG:
+            return f"line longer than {MAX_LINE} bytes"
+        if code == Status.CASTLING:
+            return "castling rights: Syzygy tables hold no castling positions"
+        if code == Status.TOO_MANY_PIECES:
+            return f"more than {_lowlevel.MAX_PIECES} pieces: no Syzygy table holds them"
+        if code == Status.INVALID_POSITION:
+            return "not a legal position"
+        return self._explain(i)
+
+    def _explain(self, i: int) -> str:
+        """What went wrong in the probe of row i, from the core, naming the
+        table or file (the tablebase repeats the probe alone for its detail)."""
+        w, b, k, q, r, bi, n, p = (int(self.parsed.masks[name][i]) for name in _MASKS)
+        error = self.tb._core_access().probe_error(
+            bool(self.core_metric[i]), "this line", int(self.core_status[i]), w, b, k, q, r, bi,
+            n, p, int(self.parsed.ep[i]), bool(self.parsed.turn[i]))
+        table = getattr(error, "table", "")
+        if table and isinstance(error, KeyError):  # a MissingTableError
+            return f"did not find {getattr(error, 'metric', '')} table {table}"
+        return str(error)
+
+
+def probe_parsed(tb: Any, chunk: Chunk, parsed: Parsed, *, dtz: bool = False,
+                 threads: int | None = None, skipped: np.ndarray | None = None) -> ProbedChunk:
+    """Probe the rows of a parsed chunk; rows flagged in ``skipped`` (blank
+    and comment lines) get the ``SKIPPED`` code.  Also used by
+    :mod:`pyfathom.columnar`, whose rows are never skipped (a row of a
+    table stays a row) and may arrive as bitboards instead of text."""
+    n = len(chunk)
+    status = np.full(n, OK, dtype=np.uint8)
+    status[parsed.status != 0] = Status.INVALID_FEN
+    status[chunk.too_long] = Status.LINE_TOO_LONG
+    if skipped is not None:
+        status[skipped] = Status.SKIPPED
+    has_castling = (parsed.castling != 0) & (status == OK)
+    status[has_castling] = Status.CASTLING
+    pieces = popcount(parsed.masks["white"] | parsed.masks["black"])
+    status[(pieces > tb._core_access().piece_limit) & (status == OK)] = Status.TOO_MANY_PIECES
+    skip = status != OK
+    masks = parsed.masks
+    if skip.any():
+        # Rows not to probe get empty masks, which the core refuses cheaply.
+        masks = {name: np.where(skip, np.uint64(0), a) for name, a in masks.items()}
+    args = [masks[name] for name in _MASKS] + [parsed.ep, parsed.turn]
+    core_status = np.zeros(n, dtype=np.uint8)
+    wdl = np.asarray(tb.probe_wdl_bitboards(*args, threads=threads, status=core_status),
+                     dtype=np.int8)
+    wdl = np.where(skip, np.int8(FAILED), wdl).astype(np.int8)
+    core_status[skip] = 0
+    core_metric = np.zeros(n, dtype=bool)
+    dtz_values = None
+    if dtz:
+        dtz_status = np.zeros(n, dtype=np.uint8)
+        dtz_values = np.asarray(tb.probe_dtz_bitboards(*args, threads=threads, status=dtz_status),
+                                dtype=np.int16)
+        dtz_values = np.where(skip, np.int16(FAILED_DTZ), dtz_values).astype(np.int16)
+        dtz_status[skip] = 0
+        # A row whose WDL probe worked can still miss its DTZ table.
+        only_dtz = (core_status == 0) & (dtz_status != 0)
+        core_status[only_dtz] = dtz_status[only_dtz]
+        core_metric[only_dtz] = True
+    failed = (core_status != 0) & (status == OK)
+    status[failed] = core_status[failed]
+    return ProbedChunk(chunk, parsed, status, wdl, dtz_values, tb, core_status, core_metric)
+
+
+@dataclass
+class BatchStats:
+    lines: int = 0
+    """Input lines read: probed + bad + skipped."""
+    probed: int = 0
+    bad: int = 0
+    skipped: int = 0
+    """Blank and comment lines (no output row)."""
+    by_status: dict[str, int] | None = None
+
+    def add(self, probed: ProbedChunk, upto: int | None = None) -> None:
+        status = probed.status if upto is None else probed.status[:upto]
+        counts = np.bincount(status, minlength=len(Status))
+        if self.by_status is None:
+            self.by_status = {name: 0 for name in STATUS_NAMES}
+        for code, count in enumerate(counts.tolist()):
+            if code != Status.SKIPPED:
+                self.by_status[STATUS_NAME_OF_CODE[code]] += count
+        self.lines += len(status)
+        self.probed += int(counts[OK])
+        self.skipped += int(counts[Status.SKIPPED])
+        self.bad += len(status) - int(counts[OK]) - int(counts[Status.SKIPPED])

@@ -1,0 +1,215 @@
+/*
+ * tb_platform.h - internal: everything the core needs from the operating
+ * system beyond standard C, and the compilers' atomics, in one place.  The
+ * rest of the core calls these and has no system #ifdefs of its own (the
+ * compilers' bit intrinsics, in tb_chess.h, and inline attributes, in
+ * tb_internal.h, each with a standard-C fallback, are the only compiler
+ * tests elsewhere).
+ *
+ * Systems: POSIX (Linux, macOS, the BSDs) and Windows (MSVC, mingw-w64,
+ * clang or zig targeting either C runtime).  What differs:
+ *   - paths: the separator of a path list, the directory separators;
+ *   - files: read-only mapping of a whole file, directory listing
+ *     (tb_platform.c; tb_io.c turns them into the core's tb_map views);
+ *   - threads: a mutex, starting and joining a thread, the CPU count;
+ *   - atomics: the few atomic operations on a slot's state, the mapped
+ *     count and a batch's next row.
+ */
+#ifndef PYFATHOM_TB_PLATFORM_H
+#define PYFATHOM_TB_PLATFORM_H
+
+#include "platform/tb_internal.h"
+
+#include <stddef.h>
+
+#if defined(_WIN32)
+#define TB_OS_WINDOWS 1
+#else
+#define TB_OS_WINDOWS 0
+#endif
+
+/* ---- Paths ------------------------------------------------------------ */
+
+/* Between the folders of a path list (tb_init, SYZYGY_PATH-style): ';' on
+ * Windows, where ':' follows a drive letter, ':' elsewhere. */
+#define TB_PATH_LIST_SEPARATOR (TB_OS_WINDOWS ? ';' : ':')
+
+/* Does c end a directory name in a path?  Windows takes both slashes. */
+static inline int tb_is_dir_separator(char c)
+{
+    return c == '/' || (TB_OS_WINDOWS && c == '\\');
+}
+
+/* ---- Files (tb_platform.c) ------------------------------------------- */
+
+/*
+ * Map the whole file at `path` read-only; no handle stays open.
+ * RETURN: FATHOM_OK (*data, *size set), FATHOM_ERR_IO (cannot open, stat or
+ * map it, or not a regular file) or FATHOM_ERR_BAD_SIZE (empty file).
+ */
+TB_INTERNAL int tb_os_map_file(const char *path, const void **data, size_t *size);
+
+/* Release a mapping made by tb_os_map_file. */
+TB_INTERNAL void tb_os_unmap_file(const void *data, size_t size);
+
+/* As tb_list_dir (tb_io.h), which is this. */
+TB_INTERNAL int tb_os_list_dir(const char *dir,
+                               int (*visit)(const char *name, void *context),
+                               void *context);
+
+/* ---- Threads (tb_platform.c) ----------------------------------------- */
+
+#if TB_OS_WINDOWS
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+typedef CRITICAL_SECTION tb_mutex;
+typedef HANDLE tb_thread_handle;
+#else
+#include <pthread.h>
+typedef pthread_mutex_t tb_mutex;
+typedef pthread_t tb_thread_handle;
+#endif
+
+TB_INTERNAL void tb_mutex_init(tb_mutex *m);
+TB_INTERNAL void tb_mutex_destroy(tb_mutex *m);
+TB_INTERNAL void tb_mutex_lock(tb_mutex *m);
+TB_INTERNAL void tb_mutex_unlock(tb_mutex *m);
+
+/* A thread running fn(arg); the struct must live until tb_thread_join. */
+typedef struct tb_thread {
+    tb_thread_handle handle;
+    void (*fn)(void *arg);
+    void *arg;
+} tb_thread;
+
+/* Start a thread.  RETURN: 1 if it runs, 0 if the system refused one. */
+TB_INTERNAL int tb_thread_start(tb_thread *t, void (*fn)(void *arg), void *arg);
+TB_INTERNAL void tb_thread_join(tb_thread *t);
+
+/* Processors online (at least 1). */
+TB_INTERNAL unsigned tb_cpu_count(void);
+
+/* ---- Atomics ---------------------------------------------------------- */
+
+/*
+ * Three implementations of the same five operations, chosen by compiler:
+ *   MSVC (C or C++):  Interlocked* functions, on volatile longs;
+ *   C11 or later (when the compiler has <stdatomic.h>): _Atomic objects;
+ *   GCC and Clang otherwise (C99, C++, mingw, zig): the __atomic builtins
+ *   on plain objects, which compile to the same instructions as C11's.
+ * Objects touched from several threads are declared with these types and
+ * accessed only through these functions.
+ */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+typedef volatile long tb_atomic_int;
+#if defined(_WIN64)
+typedef volatile __int64 tb_atomic_size;
+#else
+typedef volatile long tb_atomic_size;
+#endif
+
+/* A read-modify-write that changes nothing: a full barrier, so at least
+ * acquire (the documented way to read with ordering from Win32). */
+static inline int tb_atomic_load_acquire(tb_atomic_int *p)
+{
+    return (int)InterlockedCompareExchange(p, 0, 0);
+}
+
+static inline int tb_atomic_load_relaxed(tb_atomic_int *p) { return (int)*p; }
+
+static inline void tb_atomic_store_release(tb_atomic_int *p, int v)
+{
+    InterlockedExchange(p, (long)v);
+}
+
+static inline void tb_atomic_add_relaxed(tb_atomic_int *p, int v)
+{
+    InterlockedExchangeAdd(p, (long)v);
+}
+
+static inline size_t tb_atomic_fetch_add_size(tb_atomic_size *p, size_t v)
+{
+#if defined(_WIN64)
+    return (size_t)InterlockedExchangeAdd64(p, (__int64)v);
+#else
+    return (size_t)InterlockedExchangeAdd(p, (long)v);
+#endif
+}
+
+static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { *p = v; }
+
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && \
+    __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+typedef _Atomic int tb_atomic_int;
+typedef _Atomic size_t tb_atomic_size;
+
+static inline int tb_atomic_load_acquire(tb_atomic_int *p)
+{
+    return atomic_load_explicit(p, memory_order_acquire);
+}
+
+static inline int tb_atomic_load_relaxed(tb_atomic_int *p)
+{
+    return atomic_load_explicit(p, memory_order_relaxed);
+}
+
+static inline void tb_atomic_store_release(tb_atomic_int *p, int v)
+{
+    atomic_store_explicit(p, v, memory_order_release);
+}
+
+static inline void tb_atomic_add_relaxed(tb_atomic_int *p, int v)
+{
+    atomic_fetch_add_explicit(p, v, memory_order_relaxed);
+}
+
+static inline size_t tb_atomic_fetch_add_size(tb_atomic_size *p, size_t v)
+{
+    return atomic_fetch_add_explicit(p, v, memory_order_relaxed);
+}
+
+static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { atomic_init(p, v); }
+
+#elif defined(__GNUC__) || defined(__clang__)
+typedef int tb_atomic_int;
+typedef size_t tb_atomic_size;
+
+static inline int tb_atomic_load_acquire(tb_atomic_int *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline int tb_atomic_load_relaxed(tb_atomic_int *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void tb_atomic_store_release(tb_atomic_int *p, int v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline void tb_atomic_add_relaxed(tb_atomic_int *p, int v)
+{
+    __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+static inline size_t tb_atomic_fetch_add_size(tb_atomic_size *p, size_t v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { *p = v; }
+
+#else
+#error "pyfathom's core needs atomics: MSVC, a C11 compiler with <stdatomic.h>, GCC or Clang"
+#endif
+
+#endif /* PYFATHOM_TB_PLATFORM_H */
