@@ -25,6 +25,7 @@ extensions = [
     "sphinx.ext.intersphinx",
     "offline_inventories",
     "internal_modules",
+    "benchmark_plots",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -9,8 +9,8 @@ it), so a reference to a name that does not exist still fails the build.
 The link targets follow each site's page layout, so the links work when the
 site is read online.
 
-``PYFATHOM_DOCS_ONLINE=1`` (set in ``.readthedocs.yaml``) keeps Sphinx's own
-behaviour instead: the real inventories, downloaded.
+``PYFATHOM_DOCS_ONLINE=1``, or Read the Docs (which sets ``READTHEDOCS``),
+keeps Sphinx's own behaviour instead: the real inventories, downloaded.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def inventory_bytes(project: str, site: Site) -> bytes:
 
 
 def _write_inventories(app: Sphinx, config: Config) -> None:
-    if os.environ.get("PYFATHOM_DOCS_ONLINE") == "1":
+    if os.environ.get("PYFATHOM_DOCS_ONLINE") == "1" or os.environ.get("READTHEDOCS") == "True":
         config.intersphinx_mapping = {name: (site.url, None) for name, site in SITES.items()}
         return
     folder = Path(app.doctreedir) / "offline-inventories"
