@@ -1,5 +1,5 @@
 """``.. internal-modules:: PACKAGE``: an ``automodule`` for every module of
-the package that the public API pages do not cover (its docstring only), found by walking the
+the package that the public API pages do not cover, found by walking the
 package as installed, so the page follows the code when modules move."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class InternalModules(SphinxDirective):
         for name in internal_modules(self.arguments[0]):
             title = f"``{name}``"
             lines += [title, "-" * len(title), "", f".. automodule:: {name}",
-                      "   :no-members:", ""]
+                      "   :members:", "   :undoc-members:", ""]
         content = StringList(lines, source="internal-modules")
         container = nodes.section()
         container.document = self.state.document
