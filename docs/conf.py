@@ -26,6 +26,7 @@ extensions = [
     "offline_inventories",
     "internal_modules",
     "benchmark_plots",
+    "architecture_graph",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
