@@ -426,3 +426,24 @@ def test_c_example(program: str, engine_lib: Path, workdir: Path, syzygy_dir: Pa
                                     f"best {best.from_square}-{best.to_square} dtz {abs(dtz)}"]
     else:
         assert out.splitlines() == [f"dtz {dtz}"]
+
+
+# --- what the pages name ------------------------------------------------------
+
+GENERATED = {"benchmarks/bin"}  # made by the benchmarks when they run
+_PATH = re.compile(r"`((?:src|pyfathom|tests|benchmarks|tools|examples|docs|\.ci|\.github)/[^`\s]*)`")
+
+
+@pytest.mark.parametrize("page", [p.name for p in doc_pages.pages()] + ["README.md"])
+def test_every_path_a_page_names_exists(page: str) -> None:
+    """A file moved (as issue 42 moved many) leaves no stale path on a page."""
+    text = doc_pages.README.read_text() if page == "README.md" else doc_pages.read(page)
+    named = set(_PATH.findall(text)) - GENERATED
+    missing = []
+    for path in named:
+        path = path.rstrip(".,:;)").split("#")[0]
+        # "tb_platform.h/.c" names two files; "bench_*.py" a set of them.
+        for candidate in path.replace("/.", "|.").split("|")[:1]:
+            if not (list(ROOT.glob(candidate)) or (ROOT / candidate).exists()):
+                missing.append(path)
+    assert not missing, sorted(missing)
