@@ -66,18 +66,12 @@ class MissingTableError(chess.syzygy.MissingTableError, _PlainKeyError, FathomEr
     Also a :class:`chess.syzygy.MissingTableError`.  The message names the
     metric, the table and the position, e.g. ``did not find wdl table KRvK:
     8/8/8/8/8/8/8/KR2k3 w - - 0 1``.
-
-    .. attribute:: table
-
-       The material key of the missing table (``"KRvK"``), or ``""``.
-
-    .. attribute:: metric
-
-       ``"wdl"`` or ``"dtz"``, or ``""``.
     """
 
     table: str = ""
+    """The material key of the missing table (``"KRvK"``), or ``""``."""
     metric: str = ""
+    """``"wdl"`` or ``"dtz"``, or ``""``."""
 
 
 class CastlingRightsError(UnsupportedPositionError):

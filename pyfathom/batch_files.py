@@ -13,18 +13,22 @@ Each input line gives exactly one result row, in order, with a status
 :data:`STATUS_NAMES`; the parsing and probing of a chunk are
 :mod:`pyfathom._files.batch_core`'s, shared with :mod:`pyfathom.columnar`):
 
-``ok``               probed
-``invalid_fen``      the line is not a FEN / EPD position (see the reason)
-``castling``         the position has castling rights (tables hold none)
-``too_many_pieces``  more than 7 pieces (more than any Syzygy table holds)
-``missing_table``    a table the position needs (or a capture or promotion
-                     from it leads to) is not loaded; the reason names it
-``invalid_position`` a FEN of an illegal position (``board.is_valid()`` is
-                     false: side not to move in check, no king...)
-``corrupt_table``    a table file it needs is damaged
-``failed``           any other failure (a table file that cannot be read,
-                     out of memory); the reason says which
-``line_too_long``    a line longer than :data:`MAX_LINE` bytes
+====================  ======================================================
+status                meaning
+====================  ======================================================
+``ok``                probed
+``invalid_fen``       the line is not a FEN / EPD position (see the reason)
+``castling``          the position has castling rights (tables hold none)
+``too_many_pieces``   more than 7 pieces (more than any Syzygy table holds)
+``missing_table``     a table the position needs (or a capture or promotion
+                      from it leads to) is not loaded; the reason names it
+``invalid_position``  a FEN of an illegal position (``board.is_valid()`` is
+                      false: side not to move in check, no king...)
+``corrupt_table``     a table file it needs is damaged
+``failed``            any other failure (a table file that cannot be read,
+                      out of memory); the reason says which
+``line_too_long``     a line longer than :data:`MAX_LINE` bytes
+====================  ======================================================
 
 Blank lines and comment lines (first non-blank character ``#``) are not
 positions: they give no row and are counted apart (``skipped``).  A UTF-8

@@ -38,6 +38,9 @@ __all__ = ["probe_dataframe", "probe_parquet_dataset", "probe_partition", "worke
            "WorkerTablesError", "DASK_EXTRA"]
 
 DASK_EXTRA = 'pip install "pyfathom-syzygy[dask]"'
+"""The install command named by the error when Dask is missing (the
+``dask`` extra: dask[dataframe], distributed and pyarrow, on the client and
+on every worker)."""
 
 TablePaths = tuple[str, ...] | None
 

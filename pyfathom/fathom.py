@@ -57,29 +57,51 @@ __all__ = [
 ]
 
 TB_LOSS: int = lib.TB_LOSS
+"""Fathom's WDL 0: a loss for the side to move (python-chess's -2)."""
 TB_BLESSED_LOSS: int = lib.TB_BLESSED_LOSS
+"""Fathom's WDL 1: lost, but drawn under the 50-move rule (python-chess's -1)."""
 TB_DRAW: int = lib.TB_DRAW
+"""Fathom's WDL 2: a draw (python-chess's 0)."""
 TB_CURSED_WIN: int = lib.TB_CURSED_WIN
+"""Fathom's WDL 3: won, but drawn under the 50-move rule (python-chess's 1)."""
 TB_WIN: int = lib.TB_WIN
+"""Fathom's WDL 4: a win for the side to move (python-chess's 2)."""
 
 TB_PROMOTES_NONE: int = lib.TB_PROMOTES_NONE
+"""Promotion field of a packed root result: no promotion."""
 TB_PROMOTES_QUEEN: int = lib.TB_PROMOTES_QUEEN
+"""Promotion field of a packed root result: to a queen."""
 TB_PROMOTES_ROOK: int = lib.TB_PROMOTES_ROOK
+"""Promotion field of a packed root result: to a rook."""
 TB_PROMOTES_BISHOP: int = lib.TB_PROMOTES_BISHOP
+"""Promotion field of a packed root result: to a bishop."""
 TB_PROMOTES_KNIGHT: int = lib.TB_PROMOTES_KNIGHT
+"""Promotion field of a packed root result: to a knight."""
 
 TB_RESULT_WDL_MASK: int = lib.TB_RESULT_WDL_MASK
+"""Bits of a packed root result holding its WDL (0..4, :data:`TB_LOSS` .. :data:`TB_WIN`)."""
 TB_RESULT_TO_MASK: int = lib.TB_RESULT_TO_MASK
+"""Bits of a packed root result holding the move's destination square."""
 TB_RESULT_FROM_MASK: int = lib.TB_RESULT_FROM_MASK
+"""Bits of a packed root result holding the move's origin square."""
 TB_RESULT_PROMOTES_MASK: int = lib.TB_RESULT_PROMOTES_MASK
+"""Bits of a packed root result holding the promotion (``TB_PROMOTES_*``)."""
 TB_RESULT_EP_MASK: int = lib.TB_RESULT_EP_MASK
+"""The bit of a packed root result set for an en-passant capture."""
 TB_RESULT_DTZ_MASK: int = lib.TB_RESULT_DTZ_MASK
+"""Bits of a packed root result holding the (unsigned) DTZ."""
 TB_RESULT_WDL_SHIFT: int = lib.TB_RESULT_WDL_SHIFT
+"""Shift of the WDL field in a packed root result (see :func:`TB_GET_WDL`)."""
 TB_RESULT_TO_SHIFT: int = lib.TB_RESULT_TO_SHIFT
+"""Shift of the destination field in a packed root result (see :func:`TB_GET_TO`)."""
 TB_RESULT_FROM_SHIFT: int = lib.TB_RESULT_FROM_SHIFT
+"""Shift of the origin field in a packed root result (see :func:`TB_GET_FROM`)."""
 TB_RESULT_PROMOTES_SHIFT: int = lib.TB_RESULT_PROMOTES_SHIFT
+"""Shift of the promotion field in a packed root result (see :func:`TB_GET_PROMOTES`)."""
 TB_RESULT_EP_SHIFT: int = lib.TB_RESULT_EP_SHIFT
+"""Shift of the en-passant bit in a packed root result (see :func:`TB_GET_EP`)."""
 TB_RESULT_DTZ_SHIFT: int = lib.TB_RESULT_DTZ_SHIFT
+"""Shift of the DTZ field in a packed root result (see :func:`TB_GET_DTZ`)."""
 
 TB_RESULT_FAILED: int = lib.TB_RESULT_FAILED
 """Returned by :func:`tb_probe_wdl` / :func:`tb_probe_root` when the probe
@@ -90,8 +112,13 @@ TB_RESULT_STALEMATE: int = lib.TB_RESULT_STALEMATE
 """:func:`tb_probe_root` result: the side to move is stalemated."""
 
 TB_MAX_MOVES: int = lib.TB_MAX_MOVES
+"""Room for every legal move of a position plus its end mark: the size of
+C's ``results`` array for ``tb_probe_root`` (:func:`tb_probe_root` here
+returns a list)."""
 TB_MAX_CAPTURES: int = lib.TB_MAX_CAPTURES
+"""At most this many captures in a position (Fathom's bound for its capture lists)."""
 TB_MAX_PLY: int = lib.TB_MAX_PLY
+"""Fathom's bound on a line's length in plies."""
 
 TB_CASTLING_K: int = lib.TB_CASTLING_K
 """Castling bit: white king side (any castling right makes a probe fail)."""

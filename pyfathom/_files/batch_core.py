@@ -177,15 +177,24 @@ def probe_parsed(tb: Any, chunk: Chunk, parsed: Parsed, *, dtz: bool = False,
 
 @dataclass
 class BatchStats:
+    """The counts of a batch run (``pyfathom batch`` prints them in its
+    summary; :func:`pyfathom.columnar.run_columnar_batch` returns them):
+    every input line or row is counted once, as probed, bad or skipped."""
+
     lines: int = 0
     """Input lines read: probed + bad + skipped."""
     probed: int = 0
+    """Lines whose position was probed (status ``ok``)."""
     bad: int = 0
+    """Lines with an output row but no answer (any status but ``ok``)."""
     skipped: int = 0
     """Blank and comment lines (no output row)."""
     by_status: dict[str, int] | None = None
+    """Output rows per status name (``ok``, ``invalid_fen``, ...: the
+    names ``pyfathom batch`` writes); None until the first chunk is added."""
 
     def add(self, probed: ProbedChunk, upto: int | None = None) -> None:
+        """Count the rows of one probed chunk (its first ``upto`` rows)."""
         status = probed.status if upto is None else probed.status[:upto]
         counts = np.bincount(status, minlength=len(Status))
         if self.by_status is None:

@@ -167,15 +167,15 @@ class BoardProbes:
 
         As :meth:`chess.syzygy.Tablebase.probe_dtz`, value for value:
 
-        ======  =================  ===========================================
-        WDL     DTZ                meaning
-        ======  =================  ===========================================
-        WIN     1 <= n <= 100      a zeroing move is forced in n plies
-        CURSED  n > 100            won, but a draw under the 50-move rule
-        DRAW    0                  drawn
-        BLESSED n < -100           lost, but a draw under the 50-move rule
-        LOSS    -100 <= n <= -1    the opponent zeroes in -n plies
-        ======  =================  ===========================================
+        =======  =================  ===========================================
+        WDL      DTZ                meaning
+        =======  =================  ===========================================
+        WIN      1 <= n <= 100      a zeroing move is forced in n plies
+        CURSED   n > 100            won, but a draw under the 50-move rule
+        DRAW     0                  drawn
+        BLESSED  n < -100           lost, but a draw under the 50-move rule
+        LOSS     -100 <= n <= -1    the opponent zeroes in -n plies
+        =======  =================  ===========================================
 
         The value may be one ply short where the table stores moves
         instead of plies: see :attr:`Probe.dtz_precise` for this caveat,
