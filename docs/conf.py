@@ -27,11 +27,12 @@ extensions = [
     "internal_modules",
     "benchmark_plots",
     "architecture_graph",
+    "short_references",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_ext", "_generated", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
 
 # MyST: heading anchors for links like [text](batch.md#table-order), and the

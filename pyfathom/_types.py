@@ -91,6 +91,7 @@ _NAMED_CODES = {
 if [int(code) for code in Status] != list(range(len(Status))):  # pragma: no cover
     raise ImportError("pyfathom: Status codes must run 0, 1, 2, ... (they index STATUS_NAME_OF_CODE)")
 
+#: The row status name of each :class:`Status` code, indexed by the code.
 STATUS_NAME_OF_CODE = tuple(_NAMED_CODES.get(code, "failed") for code in Status)
 """The name written for each :class:`Status` code (indexed by the code):
 one of :data:`STATUS_NAMES`, or ``skipped`` (which has no row); the codes

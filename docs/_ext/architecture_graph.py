@@ -217,7 +217,9 @@ def graph_edges() -> set[tuple[str, str]]:
 
 
 def _write(app: Any, config: Any) -> None:
-    static = Path(app.doctreedir) / "architecture-static"
+    # Beside the sources (git-ignored), not under the output folder, where
+    # Sphinx refuses static folders (its default doctree folder is in there).
+    static = Path(app.confdir) / "_generated" / "architecture-static"
     static.mkdir(parents=True, exist_ok=True)
     (static / "architecture.svg").write_text(svg(graph_edges()))
     config.html_static_path = [*config.html_static_path, str(static)]

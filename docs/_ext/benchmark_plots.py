@@ -19,7 +19,9 @@ def _draw(app: Sphinx, config: Config) -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    static = Path(app.doctreedir) / "benchmark-plots"
+    # Beside the sources (git-ignored), not under the output folder, where
+    # Sphinx refuses static folders (its default doctree folder is in there).
+    static = Path(app.confdir) / "_generated" / "benchmark-plots"
     out = static / "plots"
     out.mkdir(parents=True, exist_ok=True)
     for name, entry in module.load().items():

@@ -70,7 +70,7 @@ SITES: dict[str, Site] = {
     "python": Site("https://docs.python.org/3/",
                    ("builtins", "os", "os.path", "io", "typing", "collections.abc", "pathlib",
                     "enum", "dataclasses", "concurrent.futures", "subprocess", "json", "csv",
-                    "gzip", "signal", "threading", "multiprocessing", "array", "doctest"),
+                    "gzip", "hashlib", "signal", "threading", "multiprocessing", "array", "doctest"),
                    _python_page),
     "chess": Site("https://python-chess.readthedocs.io/en/latest/",
                   ("chess", "chess.syzygy", "chess.variant", "chess.pgn", "chess.engine"),
@@ -92,7 +92,7 @@ SITES: dict[str, Site] = {
 
 def _public(obj: Any) -> list[str]:
     names = getattr(obj, "__all__", None)
-    if names is None:
+    if names is None or obj.__name__ == "os":  # os.__all__ leaves out PathLike
         names = [n for n in dir(obj) if not n.startswith("_")]
     return [n for n in names if not n.startswith("_")]
 

@@ -45,7 +45,7 @@ from pyfathom._core import ffi, lib
 from pyfathom._types import WDL, ClockResult, Probe, Status
 
 Handle = Any
-"""A ``fathom_tb *`` cdata, freed by :func:`ffi.gc` when its last reference goes."""
+"""A ``fathom_tb *`` cdata, freed by ``ffi.gc`` when its last reference goes."""
 
 ProbeFn = Callable[..., int]
 

@@ -550,7 +550,7 @@ static PyMethodDef board_calls[] = {
      "wdl_answer's arguments -> the pinned Probe class's (wdl, dtz, dtz_precise), "
      "or raises as wdl_answer."},
     {"probe_record", (PyCFunction)(void (*)(void))probe_record_call, METH_FASTCALL,
-     "probe_record(instance, lean) -> probe_answer's Probe for a DTZ lean answer."},
+     "probe_record(instance, lean): probe_answer's Probe for a DTZ lean answer."},
     {"tb_probe_wdl", (PyCFunction)(void (*)(void))fathom_probe_wdl_call, METH_FASTCALL,
      /* The first line is the signature help() and inspect show (CPython's
       * text-signature convention for built-in functions: "name(...)\n--\n\n"). */

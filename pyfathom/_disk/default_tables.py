@@ -205,6 +205,7 @@ def fetch_python_chess_sdist(
     return target
 
 
+#: Table file name -> (archive member name, sha256) of the pinned set.
 Members = Mapping[str, tuple[str, str]]
 """Archive member name -> (file name in the destination, pinned sha256)."""
 

@@ -15,6 +15,8 @@ from pyfathom._bindings import lowlevel as _lowlevel
 from pyfathom._tablebase.batch_arrays import popcount
 from pyfathom._types import FAILED, FAILED_DTZ, STATUS_NAME_OF_CODE, STATUS_NAMES, Status
 
+#: The longest position line a batch reads (bytes); a longer one is a
+#: ``line_too_long`` row.
 MAX_LINE = 1 << 16
 """Longest line accepted, in bytes (a FEN is under 100; EPD opcodes add some)."""
 

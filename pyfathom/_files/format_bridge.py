@@ -20,7 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from . import batch_files
+# The text reader of `pyfathom batch` (chunks of lines, blank and comment
+# lines skipped) is the one text reader: columnar's text side reuses it.
+from pyfathom import batch_files
 from pyfathom._files.output import Output
 from pyfathom._files.text_input import BinaryInputError, open_text_input
 from pyfathom._files.columnar_files import ColumnarError

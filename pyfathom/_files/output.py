@@ -76,7 +76,7 @@ def output_over_input(input_path: str, output_path: str, label: str) -> str | No
 
 
 class Output:
-    """An output opened for writing: :attr:`file` (text, or bytes with
+    """An output opened for writing: ``file`` (text, or bytes with
     ``binary=True``), then :meth:`commit` when the run succeeded or
     :meth:`discard` when it did not.
 

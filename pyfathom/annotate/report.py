@@ -15,6 +15,7 @@ from pyfathom.annotate.verdict import NAG_MISTAKE, RESULT_WORDS, _dtz_text
 from pyfathom.annotate.writing import _nag_text
 
 REPORT_HEADERS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+#: The columns of the mistakes report (CSV header, JSON keys), in order.
 REPORT_FIELDS = ("game", *(h.lower() for h in REPORT_HEADERS), "ply", "move", "side", "nag",
                  "before", "after", "fifty_move", "doubt", "dtz_before", "dtz_after",
                  "halfmove_clock", "best_move", "best_dtz", "fen")

@@ -45,6 +45,7 @@ from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err, os_
 
 __all__ = ["main", "CliError"]
 
+#: The command modules, each with its ``add_parser`` and ``run``.
 COMMANDS = (download, probe, info, batch, serve, annotate)
 """The command modules, in the order ``--help`` lists them."""
 

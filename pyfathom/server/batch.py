@@ -25,6 +25,7 @@ from pyfathom.server import lichess
 __all__ = ["MAX_BATCH", "MAX_BATCH_MOVES", "MAX_BODY_BYTES", "read_body", "batch_fens",
            "batch_documents", "parse_batch", "parsed_documents"]
 
+#: The most positions one batch request may hold.
 MAX_BATCH = 1000
 """Most FENs in one ``POST /standard/batch`` (413 beyond)."""
 

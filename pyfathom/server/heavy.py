@@ -66,7 +66,7 @@ def run_job(tables: Tables, kind: str, *args: Any) -> Any:
       bounds checked (for a streamed answer, before its first byte);
     - ``("ndjson", fens)``: those FENs' documents, one NDJSON line each.
 
-    Raises what the endpoint answers with: :class:`HTTPException`,
+    Raises what the endpoint answers with: ``HTTPException``,
     :class:`lichess.BadRequest`, :class:`lichess.NotInTables`,
     :exc:`OSError` (a damaged table)."""
     standard = tables["standard"]
