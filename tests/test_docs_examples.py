@@ -45,6 +45,7 @@ import pytest
 
 from support import doc_pages
 from support.doc_pages import Block
+from support.sanitizer import native_env
 from support.table_cache import VARIANTS
 
 ROOT = doc_pages.ROOT
@@ -351,20 +352,21 @@ def test_shell_command(page: str, line: int, command: str, request: pytest.Fixtu
         for extra in re.findall(r"(?:pyfathom-syzygy|\.)\[([a-z,]+)\]", command):
             assert set(extra.split(",")) <= _extras(), f"{page}:{line}: no extra [{extra}]"
     elif head == "sh" and words[1] == "src/fathom/amalgamate.sh":
-        subprocess.run(words, cwd=ROOT, check=True, capture_output=True, timeout=120)
+        subprocess.run(words, cwd=ROOT, check=True, capture_output=True, timeout=120, env=native_env())
         assert {p.name for p in Path(words[2]).iterdir()} >= {"tbprobe.c", "tbprobe.h", "tbconfig.h"}
     elif head == "make":
         if shutil.which("make") is None:
             pytest.skip("needs make (GNU)")
         extra = [f"OUT={workdir / 'engine' / 'lib'}"] if "lib" in words else []
-        subprocess.run([*words, *extra], cwd=ROOT, check=True, capture_output=True, timeout=300)
+        subprocess.run([*words, *extra], cwd=ROOT, check=True, capture_output=True, timeout=300,
+                       env=native_env())
     elif head == "cc":
         request.getfixturevalue("engine_lib")
         exe = workdir / "engine" / "engine"
         subprocess.run([*words, "-o", str(exe)], cwd=ROOT, check=True, capture_output=True,
-                       timeout=300)
+                       timeout=300, env=native_env())
         out = subprocess.run([str(exe), str(syzygy_dir)], check=True, capture_output=True,
-                             text=True, timeout=60).stdout
+                             text=True, timeout=60, env=native_env()).stdout
         assert out.startswith("wdl 0 ")
     else:
         pytest.fail(f"{page}:{line}: a kind of command this test cannot run or check: {command}")
@@ -389,7 +391,7 @@ def engine_lib(workdir: Path) -> Path:
     out = workdir / "engine" / "lib"
     if not (out / "libfathom.a").exists():
         subprocess.run(["make", "-s", "-C", "src/fathom", "lib", f"OUT={out}"], cwd=ROOT,
-                       check=True, capture_output=True, timeout=300)
+                       check=True, capture_output=True, timeout=300, env=native_env())
     return out
 
 
@@ -414,9 +416,9 @@ def test_c_example(program: str, engine_lib: Path, workdir: Path, syzygy_dir: Pa
     exe = workdir / "engine" / program.removesuffix(".c")
     subprocess.run([*cc(), *STRICT, f"-I{engine_lib}", f"-I{CORE}", str(source),
                     str(engine_lib / "libfathom.a"), "-pthread", "-o", str(exe)],
-                   check=True, capture_output=True, text=True, timeout=300)
+                   check=True, capture_output=True, text=True, timeout=300, env=native_env())
     out = subprocess.run([str(exe), str(syzygy_dir)], check=True, capture_output=True,
-                         text=True, timeout=60).stdout
+                         text=True, timeout=60, env=native_env()).stdout
     board = chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1")
     dtz = tablebase.probe_dtz(board)
     if program == "fathom_style.c":

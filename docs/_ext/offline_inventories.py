@@ -70,7 +70,7 @@ SITES: dict[str, Site] = {
     "python": Site("https://docs.python.org/3/",
                    ("builtins", "os", "os.path", "io", "typing", "collections.abc", "pathlib",
                     "enum", "dataclasses", "concurrent.futures", "subprocess", "json", "csv",
-                    "gzip", "hashlib", "signal", "threading", "multiprocessing", "array", "doctest"),
+                    "gzip", "signal", "threading", "multiprocessing", "array", "doctest", "hashlib"),
                    _python_page),
     "chess": Site("https://python-chess.readthedocs.io/en/latest/",
                   ("chess", "chess.syzygy", "chess.variant", "chess.pgn", "chess.engine"),
@@ -85,15 +85,14 @@ SITES: dict[str, Site] = {
                  _generated("generated/")),
     "distributed": Site("https://distributed.dask.org/en/stable/", ("distributed",),
                         lambda module, name: f"api.html#{name}"),
-    "starlette": Site("https://www.starlette.io/", ("starlette.applications",),
+    "starlette": Site("https://www.starlette.io/", ("starlette.applications", "starlette.exceptions"),
                       lambda module, name: "applications/"),
 }
 
 
 def _public(obj: Any) -> list[str]:
-    names = getattr(obj, "__all__", None)
-    if names is None or obj.__name__ == "os":  # os.__all__ leaves out PathLike
-        names = [n for n in dir(obj) if not n.startswith("_")]
+    # __all__ and what dir() shows: os.PathLike is documented but not in os.__all__.
+    names = dict.fromkeys([*getattr(obj, "__all__", []), *dir(obj)])
     return [n for n in names if not n.startswith("_")]
 
 
