@@ -120,15 +120,23 @@ def test_mainline_example_is_what_the_server_answers(syzygy_dir):
         assert json.loads(json.dumps(answer)) == json.loads(match[2])
 
 
-def test_where_things_live_names_every_module():
-    table = doc_pages.read("architecture.md").split("Where things live", 1)[1].split('"fathom" names two things', 1)[0]
-    modules = [p for p in (ROOT / "pyfathom").glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
-    modules += [p for p in (ROOT / "pyfathom" / "cli").glob("*.py") if p.name != "__init__.py"]
-    modules += [p for p in (ROOT / "pyfathom" / "server").glob("*.py") if p.name != "__init__.py"]
-    modules += [p for p in (ROOT / "pyfathom" / "annotate").glob("*.py") if p.name != "__init__.py"]
-    for path in modules:
-        assert path.name in table, f"{path.relative_to(ROOT)} is not in the README's map"
-    for c_file in (ROOT / "src" / "fathom").rglob("*.c"):
-        named = c_file.name in table or (c_file.name.startswith("tb_variant_") and "tb_variant_*.c" in table)
-        if c_file.name not in ("tbprobe_helpers.c",):
-            assert named, f"src/fathom/{c_file.name} is not in the README's map"
+def test_where_things_live_names_every_file():
+    """The architecture page's map names every Python module and sub-package
+    of pyfathom/ (at any depth) and every file of the C core's one source
+    list, so a file that is added or moved without its paragraph fails."""
+    table = doc_pages.read("architecture.md").split("## Where things live", 1)[1].split('"fathom" names two things', 1)[0]
+    package = ROOT / "pyfathom"
+    for path in sorted(package.rglob("*.py")):
+        if "__pycache__" in path.parts or path.name == "__init__.py" and path.parent == package:
+            continue
+        name = f"{path.parent.name}/" if path.name == "__init__.py" else path.name
+        assert f"`{name}" in table or f"{name}`" in table, f"{path.relative_to(ROOT)} is not in the architecture page's map"
+    for c_path in sorted((package / "_c").iterdir()):
+        assert c_path.name in table, f"{c_path.relative_to(ROOT)} is not in the architecture page's map"
+    listed = [line.split()[0] for line in (ROOT / "src" / "fathom" / "sources.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert len(listed) > 30
+    for entry in listed:
+        assert Path(entry).name in table, f"src/fathom/{entry} is not in the architecture page's map"
+    for folder in {Path(entry).parts[0] for entry in listed if "/" in entry}:
+        assert f"`{folder}/`" in table, f"src/fathom/{folder}/ has no paragraph on the architecture page"
