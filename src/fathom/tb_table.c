@@ -826,6 +826,9 @@ int tb_table_open(tb_table *t, const char *path, const void *data, size_t size,
     if (status != FATHOM_OK)
         return status;
     status = parse_table(t, mat, c);
+    /* Cut short between mapping and parsing: the header read zeros. */
+    if (tb_map_damaged(&t->map))
+        status = FATHOM_ERR_IO;
     if (status != FATHOM_OK)
         tb_table_close(t);
     return status;
@@ -1496,6 +1499,9 @@ TB_ALWAYS_INLINE int wdl_at(const tb_table *t, unsigned stream, uint64_t idx,
 {
     uint32_t value;
     int status = decompress(&t->enc[stream].pairs, &t->map, idx, memo, &value);
+    /* A lost page read as zeros: whatever came out, the file failed. */
+    if (tb_map_damaged(&t->map))
+        return FATHOM_ERR_IO;
     if (status != FATHOM_OK)
         return status;
     if (value > 4)
@@ -1526,9 +1532,9 @@ int tb_table_wdl_at(const tb_table *t, unsigned stream, uint64_t idx, tb_block_m
     return wdl_at(t, stream, idx, memo, wdl);
 }
 
-int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                 tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
-                 int *stored)
+static int dtz_value(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                     tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
+                     int *stored)
 {
     /* Which of the four value maps a WDL class uses, and the flag that
      * says its values are stored in plies rather than moves. */
@@ -1572,4 +1578,13 @@ int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     *precise = !rounded;
     *stored = 1;
     return FATHOM_OK;
+}
+
+int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                 tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
+                 int *stored)
+{
+    int status = dtz_value(t, c, pos, pos_key, wdl, memo, dtz, precise, stored);
+    /* As wdl_at: a lost page (its block or value map) fails the read. */
+    return tb_map_damaged(&t->map) ? FATHOM_ERR_IO : status;
 }
