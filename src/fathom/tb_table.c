@@ -1172,19 +1172,31 @@ TB_ALWAYS_INLINE int walk_codes(const tb_pairs *p, const tb_map *map, code_curso
 }
 
 /* Value number `lit` of the run of symbol `sym`: walk down the symbol
- * tree until the values below are all alike. */
+ * tree until the values below are all alike.  The tree was checked when
+ * the table was opened (each child holds fewer values than its parent, at
+ * most 256 at the top, so no walk takes more than 256 steps), but it is
+ * read again from the file here: a page of it lost since (the file cut
+ * short, a disk error) reads as zeros, a tree whose walk never ends, and
+ * a file rewritten in place while mapped reads as anything.  So the walk
+ * stops after 256 steps or at a child past the symbols, whatever it
+ * reads; the caller then sees the damaged map (tb_map_damaged) and fails
+ * the read (a rewritten file is not detected: see tb_os_map_file). */
 static inline uint32_t value_in_run(const tb_pairs *p, const tb_map *map, uint32_t sym,
                                     int64_t lit)
 {
     const uint8_t *pattern = map->data + p->sym_pattern;
     const uint8_t *sym_value = p->sym_value;
     const uint8_t *sym_len = p->sym_len;
-    while (sym_value[sym] == TB_MIXED_VALUES) {
+    for (unsigned steps = 0; sym_value[sym] == TB_MIXED_VALUES; steps++) {
+        if (steps > 256)
+            return 0;
         const uint8_t *w = pattern + 3 * (uint64_t)sym;
         uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
         uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
         if (right == 0xfff) /* a leaf whose value does not fit a byte */
             return left;
+        if (left >= p->num_syms || right >= p->num_syms)
+            return 0;
         if (lit <= (int64_t)sym_len[left]) {
             sym = left;
         } else {
