@@ -71,6 +71,8 @@ enum fathom_status {
 
 const char *fathom_strerror(int status);
 
+void fathom_set_fault_guard(int enabled);
+
 typedef int64_t fathom_result;
 
 typedef struct fathom_detail {

@@ -49,7 +49,7 @@ enum fathom_status {
     FATHOM_ERR_BAD_MAGIC = 5,        /* file does not start with the magic */
     FATHOM_ERR_BAD_SIZE = 6,         /* file size is not 16 mod 64 */
     FATHOM_ERR_CORRUPT = 7,          /* header/index/block points outside */
-    FATHOM_ERR_IO = 8,               /* open, stat or mmap failed */
+    FATHOM_ERR_IO = 8,               /* open, stat, mmap or a read failed */
     FATHOM_ERR_NO_MEMORY = 9,        /* allocation failed */
     FATHOM_ERR_ARGUMENT = 10         /* bad argument (NULL, bad path list) */
 };
@@ -57,6 +57,25 @@ enum fathom_status {
 
 /* A short English description of a status code; never NULL. */
 const char *fathom_strerror(int status);
+
+/*
+ * The fault guard (POSIX, GCC or Clang builds; on by default).  A table
+ * file is read through a memory map; when a page of it cannot be read
+ * while mapped (the file was truncated or shrunk in use, or the disk
+ * reports an error), the system raises SIGBUS.  The core's SIGBUS handler,
+ * installed once per process when the first table file is mapped, puts a
+ * page of zeros in its place and marks that file damaged: the probes that
+ * read it then answer FATHOM_ERR_IO with the file in their detail, until
+ * the instance is closed (a new instance maps the file afresh).  Faults
+ * elsewhere go on to the handler installed before (or the default
+ * action).  fathom_set_fault_guard(0) before the first table is mapped
+ * keeps the core's hands off SIGBUS (for a program that handles it
+ * itself): later mappings get no guard, and a lost page then stops the
+ * process, as it does for any mapped read.  Building the core with
+ * -DFATHOM_NO_FAULT_GUARD leaves the handler out altogether.  Process-wide
+ * by nature, as a signal handler is.
+ */
+void fathom_set_fault_guard(int enabled);
 
 /*
  * Probe results are packed into one 64-bit integer so that a binding makes

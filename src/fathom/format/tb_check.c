@@ -176,6 +176,12 @@ int fathom_check_table(const char *path, fathom_check_result *result)
         int streams = t->files * t->sides;
         for (int i = 0; i < streams && status == FATHOM_OK; i++)
             status = check_stream(&t->enc[i].pairs, &t->map, t->enc[i].size, result);
+        if (tb_map_damaged(&t->map)) {
+            /* A page could not be read while checking: not the file's
+             * content but its reading failed. */
+            status = FATHOM_ERR_IO;
+            snprintf(result->what, sizeof result->what, "%s", fathom_strerror(status));
+        }
         tb_lone_table_close(lone);
     } else {
         snprintf(result->what, sizeof result->what, "%s", fathom_strerror(status));

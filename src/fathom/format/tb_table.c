@@ -826,6 +826,9 @@ int tb_table_open(tb_table *t, const char *path, const void *data, size_t size,
     if (status != FATHOM_OK)
         return status;
     status = parse_table(t, mat, c);
+    /* Cut short between mapping and parsing: the header read zeros. */
+    if (tb_map_damaged(&t->map))
+        status = FATHOM_ERR_IO;
     if (status != FATHOM_OK)
         tb_table_close(t);
     return status;
@@ -1169,19 +1172,31 @@ TB_ALWAYS_INLINE int walk_codes(const tb_pairs *p, const tb_map *map, code_curso
 }
 
 /* Value number `lit` of the run of symbol `sym`: walk down the symbol
- * tree until the values below are all alike. */
+ * tree until the values below are all alike.  The tree was checked when
+ * the table was opened (each child holds fewer values than its parent, at
+ * most 256 at the top, so no walk takes more than 256 steps), but it is
+ * read again from the file here: a page of it lost since (the file cut
+ * short, a disk error) reads as zeros, a tree whose walk never ends, and
+ * a file rewritten in place while mapped reads as anything.  So the walk
+ * stops after 256 steps or at a child past the symbols, whatever it
+ * reads; the caller then sees the damaged map (tb_map_damaged) and fails
+ * the read (a rewritten file is not detected: see tb_os_map_file). */
 static inline uint32_t value_in_run(const tb_pairs *p, const tb_map *map, uint32_t sym,
                                     int64_t lit)
 {
     const uint8_t *pattern = map->data + p->sym_pattern;
     const uint8_t *sym_value = p->sym_value;
     const uint8_t *sym_len = p->sym_len;
-    while (sym_value[sym] == TB_MIXED_VALUES) {
+    for (unsigned steps = 0; sym_value[sym] == TB_MIXED_VALUES; steps++) {
+        if (steps > 256)
+            return 0;
         const uint8_t *w = pattern + 3 * (uint64_t)sym;
         uint32_t left = ((uint32_t)(w[1] & 0x0f) << 8) | w[0];
         uint32_t right = ((uint32_t)w[2] << 4) | (w[1] >> 4);
         if (right == 0xfff) /* a leaf whose value does not fit a byte */
             return left;
+        if (left >= p->num_syms || right >= p->num_syms)
+            return 0;
         if (lit <= (int64_t)sym_len[left]) {
             sym = left;
         } else {
@@ -1496,6 +1511,9 @@ TB_ALWAYS_INLINE int wdl_at(const tb_table *t, unsigned stream, uint64_t idx,
 {
     uint32_t value;
     int status = decompress(&t->enc[stream].pairs, &t->map, idx, memo, &value);
+    /* A lost page read as zeros: whatever came out, the file failed. */
+    if (tb_map_damaged(&t->map))
+        return FATHOM_ERR_IO;
     if (status != FATHOM_OK)
         return status;
     if (value > 4)
@@ -1526,9 +1544,9 @@ int tb_table_wdl_at(const tb_table *t, unsigned stream, uint64_t idx, tb_block_m
     return wdl_at(t, stream, idx, memo, wdl);
 }
 
-int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
-                 tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
-                 int *stored)
+static int dtz_value(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                     tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
+                     int *stored)
 {
     /* Which of the four value maps a WDL class uses, and the flag that
      * says its values are stored in plies rather than moves. */
@@ -1572,4 +1590,13 @@ int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     *precise = !rounded;
     *stored = 1;
     return FATHOM_OK;
+}
+
+int tb_table_dtz(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                 tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
+                 int *stored)
+{
+    int status = dtz_value(t, c, pos, pos_key, wdl, memo, dtz, precise, stored);
+    /* As wdl_at: a lost page (its block or value map) fails the read. */
+    return tb_map_damaged(&t->map) ? FATHOM_ERR_IO : status;
 }

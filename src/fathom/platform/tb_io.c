@@ -11,6 +11,7 @@ int tb_map_memory(const void *data, size_t size, tb_map *out)
     out->data = NULL;
     out->size = 0;
     out->borrowed = 1;
+    out->guard = NULL;
     if (size == 0 || data == NULL)
         return FATHOM_ERR_BAD_SIZE;
     out->data = (const uint8_t *)data;
@@ -23,22 +24,26 @@ int tb_map_file(const char *path, tb_map *out)
     out->data = NULL;
     out->size = 0;
     out->borrowed = 0;
+    out->guard = NULL;
     const void *data;
     size_t size;
-    int status = tb_os_map_file(path, &data, &size);
+    tb_fault_guard *guard;
+    int status = tb_os_map_file(path, &data, &size, &guard);
     if (status != FATHOM_OK)
         return status;
     out->data = (const uint8_t *)data;
     out->size = size;
+    out->guard = guard;
     return FATHOM_OK;
 }
 
 void tb_unmap_file(tb_map *map)
 {
     if (map->data != NULL && !map->borrowed)
-        tb_os_unmap_file(map->data, map->size);
+        tb_os_unmap_file(map->data, map->size, map->guard);
     map->data = NULL;
     map->size = 0;
+    map->guard = NULL;
 }
 
 int tb_list_dir(const char *dir, int (*visit)(const char *name, void *context),

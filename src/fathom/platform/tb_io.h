@@ -8,6 +8,7 @@
 #define PYFATHOM_TB_IO_H
 
 #include "platform/tb_internal.h"
+#include "platform/tb_platform.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@ typedef struct tb_map {
     const uint8_t *data;
     size_t size;
     int borrowed; /* the caller's bytes (tb_map_memory): never unmapped */
+    tb_fault_guard *guard; /* a mapped file's (tb_platform.h), or NULL */
 } tb_map;
 
 /*
@@ -36,6 +38,19 @@ TB_INTERNAL int tb_map_memory(const void *data, size_t size, tb_map *out);
 
 /* Release a view made by tb_map_file or tb_map_memory; a zeroed map is fine. */
 TB_INTERNAL void tb_unmap_file(tb_map *map);
+
+/*
+ * Has a page of the mapped file been lost since it was mapped (the file
+ * cut short, a disk error)?  Such a page reads as zeros (tb_platform.c's
+ * fault guard), which every reader decodes safely; a reader asks this
+ * after its reads and answers FATHOM_ERR_IO when it is set, whatever it
+ * decoded.  Set for good: the view stays damaged until it is released.
+ * Never set for the caller's bytes, nor where the system has no guard.
+ */
+static inline int tb_map_damaged(const tb_map *map)
+{
+    return map->guard != NULL && tb_os_guard_damaged(map->guard);
+}
 
 /*
  * Call visit(name, context) for each entry of directory `dir` (file names

@@ -13,14 +13,20 @@
 #include "platform/tb_platform.h"
 #include "fathom.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #if TB_OS_WINDOWS
 #include <process.h>
 
-int tb_os_map_file(const char *path, const void **data, size_t *size)
+/* No guard on Windows: a mapped file cannot be truncated there (SetEndOfFile
+ * fails with ERROR_USER_MAPPED_FILE), and a disk error under a view raises
+ * EXCEPTION_IN_PAGE_ERROR, which ends the process as before. */
+int tb_os_map_file(const char *path, const void **data, size_t *size,
+                   tb_fault_guard **guard)
 {
+    *guard = NULL;
     HANDLE file = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ, NULL,
                               OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     if (file == INVALID_HANDLE_VALUE)
@@ -53,11 +59,14 @@ int tb_os_map_file(const char *path, const void **data, size_t *size)
     return FATHOM_OK;
 }
 
-void tb_os_unmap_file(const void *data, size_t size)
+void tb_os_unmap_file(const void *data, size_t size, tb_fault_guard *guard)
 {
     (void)size;
+    (void)guard;
     UnmapViewOfFile(data);
 }
+
+void tb_os_set_fault_guard(int enabled) { (void)enabled; }
 
 int tb_os_list_dir(const char *dir, int (*visit)(const char *name, void *context),
                    void *context)
@@ -118,12 +127,218 @@ unsigned tb_cpu_count(void)
 #else /* POSIX */
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int tb_os_map_file(const char *path, const void **data, size_t *size)
+/* ---- The fault guard ----------------------------------------------------
+ *
+ * A read from a mapped file whose page the kernel cannot fill (the file was
+ * cut short after it was mapped, or the disk returned an error) raises
+ * SIGBUS in the reading thread; by default that ends the process.  Every
+ * read of a table is bounds-checked and any bytes decode safely, so the
+ * guard lets such a read go on over zeros and tells the probe afterwards:
+ * the handler finds the faulting address among the live table mappings,
+ * maps a zero page over the lost one (read-only, in place) and sets that
+ * mapping's damaged flag, which the decoder checks after each read
+ * (tb_map_damaged) to answer FATHOM_ERR_IO naming the file.  The hot path
+ * keeps its plain memory reads; nothing is paid until a page is lost.
+ *
+ * Why process-wide state: a signal handler belongs to the process, not to
+ * an instance, and a fault in one thread must find the mapping whatever
+ * instance made it.  So there is one registry of guarded mappings, and one
+ * handler, installed on the first guarded mapping.  The registry is
+ * lock-free (the handler may interrupt a thread that is changing it):
+ * slots in chunks that are linked in once and never freed; a slot's range
+ * is published under a sequence count (odd while it changes), so the
+ * handler skips a slot being written instead of reading half of it.
+ * Faults outside every table mapping go to the handler that was installed
+ * before (Python's faulthandler, a sanitizer's, an engine's own), or to
+ * the default action.  An embedding program that wants none of this calls
+ * fathom_set_fault_guard(0) before mapping tables, or builds the core with
+ * FATHOM_NO_FAULT_GUARD.
+ *
+ * Needs the __atomic builtins (GCC, Clang) and sigaction with SA_SIGINFO;
+ * elsewhere no guard is made. */
+#if !defined(FATHOM_NO_FAULT_GUARD) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(SA_SIGINFO) && defined(MAP_ANONYMOUS) && defined(MAP_FIXED)
+#define TB_FAULT_GUARD 1
+#else
+#define TB_FAULT_GUARD 0
+#endif
+
+#if TB_FAULT_GUARD
+#include <stdlib.h>
+
+#define GUARD_CHUNK_SLOTS 256
+
+typedef struct guard_chunk {
+    tb_fault_guard slot[GUARD_CHUNK_SLOTS];
+    struct guard_chunk *next;
+} guard_chunk;
+
+static guard_chunk *guard_chunks;     /* newest first; chunks never freed */
+static int guard_enabled = 1;         /* fathom_set_fault_guard */
+static struct sigaction guard_previous;
+static uintptr_t guard_page_size;
+static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
+static int guard_installed;
+
+void tb_os_set_fault_guard(int enabled)
 {
+    __atomic_store_n(&guard_enabled, enabled != 0, __ATOMIC_RELAXED);
+}
+
+/* Publish [start, end) in a slot (or clear it, both 0). */
+static void guard_publish(tb_fault_guard *g, size_t start, size_t end)
+{
+    __atomic_fetch_add(&g->seq, 1, __ATOMIC_ACQ_REL); /* odd */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&g->start, start, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->end, end, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&g->seq, 1, __ATOMIC_RELEASE); /* even */
+}
+
+/* The registered mapping holding addr, or NULL.  Async-signal-safe. */
+static tb_fault_guard *guard_find(size_t addr)
+{
+    for (guard_chunk *c = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
+        for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
+            tb_fault_guard *g = &c->slot[i];
+            unsigned long before = __atomic_load_n(&g->seq, __ATOMIC_ACQUIRE);
+            if (before & 1)
+                continue;
+            size_t start = __atomic_load_n(&g->start, __ATOMIC_RELAXED);
+            size_t end = __atomic_load_n(&g->end, __ATOMIC_RELAXED);
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&g->seq, __ATOMIC_RELAXED) != before)
+                continue;
+            if (addr >= start && addr < end)
+                return g;
+        }
+    }
+    return NULL;
+}
+
+/* Not a table's fault: what would have happened without the guard. */
+static void guard_pass_on(int sig, siginfo_t *info, void *context)
+{
+    if (guard_previous.sa_flags & SA_SIGINFO) {
+        guard_previous.sa_sigaction(sig, info, context);
+        return;
+    }
+    if (guard_previous.sa_handler != SIG_DFL && guard_previous.sa_handler != SIG_IGN) {
+        guard_previous.sa_handler(sig);
+        return;
+    }
+    /* The default action (also for SIG_IGN: an ignored fault would only
+     * repeat): it takes effect when the handler returns, as the signal is
+     * blocked until then (a fault faults again; a raised one is pending). */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+}
+
+static void guard_handler(int sig, siginfo_t *info, void *context)
+{
+    /* si_code > 0: sent by the kernel for a fault (not kill or raise). */
+    tb_fault_guard *g = info && info->si_code > 0 ? guard_find((size_t)(uintptr_t)info->si_addr) : NULL;
+    if (g) {
+        int saved_errno = errno;
+        uintptr_t page = (uintptr_t)info->si_addr & ~(guard_page_size - 1);
+        /* The flag first: a thread that reads the zero page sees it. */
+        tb_atomic_store_release(&g->damaged, 1);
+        /* mmap is a plain system call (async-signal-safe in practice on
+         * every POSIX system, though POSIX does not list it). */
+        void *zero = mmap((void *)page, (size_t)guard_page_size, PROT_READ,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        errno = saved_errno;
+        if (zero != MAP_FAILED)
+            return; /* the read is retried, over zeros */
+    }
+    guard_pass_on(sig, info, context);
+}
+
+static void guard_install(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    guard_page_size = page > 0 ? (uintptr_t)page : 4096;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = guard_handler;
+    sigemptyset(&action.sa_mask);
+    /* SA_ONSTACK: on a thread's alternate stack if it has one. */
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    if (sigaction(SIGBUS, &action, &guard_previous) == 0)
+        __atomic_store_n(&guard_installed, 1, __ATOMIC_RELEASE);
+}
+
+/* A free slot with [start, end) published, or NULL (no memory). */
+static tb_fault_guard *guard_register(const void *data, size_t size)
+{
+    if (!__atomic_load_n(&guard_enabled, __ATOMIC_RELAXED))
+        return NULL;
+    pthread_once(&guard_once, guard_install);
+    if (!__atomic_load_n(&guard_installed, __ATOMIC_ACQUIRE))
+        return NULL;
+    size_t start = (size_t)(uintptr_t)data, end = start + size;
+    for (;;) {
+        guard_chunk *head = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE);
+        for (guard_chunk *c = head; c; c = c->next) {
+            for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
+                tb_fault_guard *g = &c->slot[i];
+                int expected = 0;
+                if (__atomic_load_n(&g->in_use, __ATOMIC_RELAXED) == 0 &&
+                    __atomic_compare_exchange_n(&g->in_use, &expected, 1, 0,
+                                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+                    tb_atomic_store_release(&g->damaged, 0);
+                    guard_publish(g, start, end);
+                    return g;
+                }
+            }
+        }
+        /* All taken: link in a new chunk (another thread may have linked
+         * one meanwhile; then look again). */
+        guard_chunk *fresh = (guard_chunk *)calloc(1, sizeof *fresh);
+        if (!fresh)
+            return NULL;
+        fresh->next = head;
+        if (!__atomic_compare_exchange_n(&guard_chunks, &head, fresh, 0, __ATOMIC_RELEASE,
+                                         __ATOMIC_RELAXED))
+            free(fresh);
+    }
+}
+
+static void guard_release(tb_fault_guard *g)
+{
+    if (!g)
+        return;
+    guard_publish(g, 0, 0);
+    __atomic_store_n(&g->in_use, 0, __ATOMIC_RELEASE);
+}
+
+#else /* no fault guard */
+
+void tb_os_set_fault_guard(int enabled) { (void)enabled; }
+
+static tb_fault_guard *guard_register(const void *data, size_t size)
+{
+    (void)data;
+    (void)size;
+    return NULL;
+}
+
+static void guard_release(tb_fault_guard *g) { (void)g; }
+#endif /* TB_FAULT_GUARD */
+
+int tb_os_map_file(const char *path, const void **data, size_t *size,
+                   tb_fault_guard **guard)
+{
+    *guard = NULL;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return FATHOM_ERR_IO;
@@ -148,11 +363,15 @@ int tb_os_map_file(const char *path, const void **data, size_t *size)
 #endif
     *data = view;
     *size = length;
+    *guard = guard_register(view, length);
     return FATHOM_OK;
 }
 
-void tb_os_unmap_file(const void *data, size_t size)
+void tb_os_unmap_file(const void *data, size_t size, tb_fault_guard *guard)
 {
+    /* Out of the registry first: the range is then never remapped by the
+     * handler after munmap has given it back. */
+    guard_release(guard);
     munmap((void *)data, size);
 }
 

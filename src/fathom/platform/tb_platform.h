@@ -42,15 +42,29 @@ static inline int tb_is_dir_separator(char c)
 
 /* ---- Files (tb_platform.c) ------------------------------------------- */
 
+/* The fault guard of a mapping (see tb_os_map_file; defined with the
+ * atomics below). */
+typedef struct tb_fault_guard tb_fault_guard;
+
 /*
  * Map the whole file at `path` read-only; no handle stays open.
- * RETURN: FATHOM_OK (*data, *size set), FATHOM_ERR_IO (cannot open, stat or
- * map it, or not a regular file) or FATHOM_ERR_BAD_SIZE (empty file).
+ * *guard: the mapping's fault guard, or NULL where there is none (Windows,
+ * a build with FATHOM_NO_FAULT_GUARD, fathom_set_fault_guard(0), or no
+ * memory for the registry): then a page that cannot be read (the file cut
+ * short while mapped, a disk error) stops the process with SIGBUS, as any
+ * mapped read does.
+ * RETURN: FATHOM_OK (*data, *size, *guard set), FATHOM_ERR_IO (cannot
+ * open, stat or map it, or not a regular file) or FATHOM_ERR_BAD_SIZE
+ * (empty file).
  */
-TB_INTERNAL int tb_os_map_file(const char *path, const void **data, size_t *size);
+TB_INTERNAL int tb_os_map_file(const char *path, const void **data, size_t *size,
+                               tb_fault_guard **guard);
 
-/* Release a mapping made by tb_os_map_file. */
-TB_INTERNAL void tb_os_unmap_file(const void *data, size_t size);
+/* Release a mapping made by tb_os_map_file, and its guard (may be NULL). */
+TB_INTERNAL void tb_os_unmap_file(const void *data, size_t size, tb_fault_guard *guard);
+
+/* fathom_set_fault_guard (fathom.h): whether later mappings get a guard. */
+TB_INTERNAL void tb_os_set_fault_guard(int enabled);
 
 /* As tb_list_dir (tb_io.h), which is this. */
 TB_INTERNAL int tb_os_list_dir(const char *dir,
@@ -211,5 +225,25 @@ static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { *p = v; }
 #else
 #error "pyfathom's core needs atomics: MSVC, a C11 compiler with <stdatomic.h>, GCC or Clang"
 #endif
+
+/* ---- The fault guard of a mapping (tb_platform.c) -------------------- */
+
+/* Its `damaged` flag is set, once and for good, when a page of the mapping
+ * could not be read and was replaced by zeros.  The other fields are
+ * tb_platform.c's registry (here only so that the flag is read inline). */
+struct tb_fault_guard {
+    tb_atomic_int damaged;
+    int in_use;           /* slot taken (compare-and-swap 0 -> 1) */
+    unsigned long seq;    /* odd while start and end change */
+    size_t start, end;    /* the mapping's addresses: [start, end) */
+};
+
+/* Has a page of the guarded mapping been lost?  An acquire load: a reader
+ * that met a zero page put there by another thread's fault sees the flag
+ * that thread set before it put the page there. */
+static inline int tb_os_guard_damaged(const tb_fault_guard *guard)
+{
+    return tb_atomic_load_acquire((tb_atomic_int *)&guard->damaged) != 0;
+}
 
 #endif /* PYFATHOM_TB_PLATFORM_H */

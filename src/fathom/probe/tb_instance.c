@@ -18,7 +18,7 @@ static const char *const status_text[FATHOM_STATUS_COUNT] = {
     "invalid magic header: not a Syzygy table of this kind",
     "invalid file size: truncated or not a Syzygy table",
     "corrupt table: data points outside the file or is inconsistent",
-    "cannot open or map the file",
+    "cannot open, map or read the file",
     "out of memory",
     "invalid argument",
 };
@@ -28,6 +28,11 @@ const char *fathom_strerror(int status)
     if (status < 0 || status >= FATHOM_STATUS_COUNT)
         return "unknown status";
     return status_text[status];
+}
+
+void fathom_set_fault_guard(int enabled)
+{
+    tb_os_set_fault_guard(enabled);
 }
 
 int fathom_open(fathom_tb **out)
