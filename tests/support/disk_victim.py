@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
         return run_cli(tables, victim, rest)
     spec = json.loads(sys.stdin.read())
     if spec.get("no_guard"):
-        from pyfathom._lowlevel import lib
+        from pyfathom._bindings.lowlevel import lib
 
         lib.fathom_set_fault_guard(0)
     tb = pyfathom.open_tablebase(tables)
