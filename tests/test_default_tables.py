@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from support import table_cache
-from pyfathom import _default_tables, _filecopy
+from pyfathom._disk import default_tables as _default_tables
+from pyfathom._disk import filecopy as _filecopy
 
 
 @pytest.fixture(scope="module")

@@ -514,7 +514,7 @@ def test_parser_memory_safe_under_sanitizers(tmp_path):
         pytest.skip(f"this compiler has no sanitizer runtime: {build.stderr.strip()[:200]}")
     assert build.returncode == 0, build.stderr
     # The warning flags the project builds with must stay quiet too.
-    strict = subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-c", os.path.join(src_dir, "helpers", "fen.c"),
+    strict = subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-I", src_dir, "-c", os.path.join(src_dir, "helpers", "fen.c"),
                              "-o", str(tmp_path / "fen.o")], capture_output=True, text=True)
     assert strict.returncode == 0 and strict.stderr == "", strict.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
