@@ -19,6 +19,14 @@
 #if TB_OS_WINDOWS
 #include <process.h>
 
+int tb_os_resident(const void *data, size_t size, uint64_t offset, uint64_t length,
+                   uint64_t *resident)
+{
+    (void)data, (void)size, (void)offset, (void)length;
+    *resident = 0;
+    return FATHOM_ERR_ARGUMENT;
+}
+
 int tb_os_map_file(const char *path, const void **data, size_t *size)
 {
     HANDLE file = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ, NULL,
@@ -154,6 +162,36 @@ int tb_os_map_file(const char *path, const void **data, size_t *size)
 void tb_os_unmap_file(const void *data, size_t size)
 {
     munmap((void *)data, size);
+}
+
+int tb_os_resident(const void *data, size_t size, uint64_t offset, uint64_t length,
+                   uint64_t *resident)
+{
+    *resident = 0;
+    if (offset >= size)
+        return FATHOM_OK;
+    if (length > size - offset)
+        length = size - offset;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t end = offset + length;
+    /* A fixed vector, many pages per call: a table of gigabytes takes
+     * some thousand calls, and no allocation. */
+    unsigned char vec[4096];
+    for (uint64_t at = offset / page * page; at < end;) {
+        uint64_t span = end - at;
+        if (span > page * sizeof vec)
+            span = page * sizeof vec;
+        if (mincore((void *)((uintptr_t)data + at), (size_t)span, (void *)vec) != 0)
+            return FATHOM_ERR_IO;
+        for (uint64_t i = 0; i * page < span; i++) {
+            if (!(vec[i] & 1))
+                continue;
+            uint64_t lo = at + i * page, hi = lo + page;
+            *resident += (hi < end ? hi : end) - (lo > offset ? lo : offset);
+        }
+        at += span;
+    }
+    return FATHOM_OK;
 }
 
 int tb_os_list_dir(const char *dir, int (*visit)(const char *name, void *context),
