@@ -143,6 +143,11 @@ def warm(paths: Iterable[StrPath], what: str = "index", method: str = "read",
                     os.posix_fadvise(fd, offset, length, os.POSIX_FADV_WILLNEED)
                     step(length)
             else:
+                if what == "index":
+                    # Without this the kernel's read-ahead pulls megabytes
+                    # of data blocks in after the index parts (2.1 of 7.1 MB
+                    # of KBBBBvK.rtbw's blocks when its 0.28 MB were read).
+                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
                 _read_ranges(fd, ranges, buffer, step)
         finally:
             os.close(fd)
