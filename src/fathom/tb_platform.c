@@ -181,7 +181,12 @@ int tb_os_resident(const void *data, size_t size, uint64_t offset, uint64_t leng
         uint64_t span = end - at;
         if (span > page * sizeof vec)
             span = page * sizeof vec;
-        if (mincore((void *)((uintptr_t)data + at), (size_t)span, (void *)vec) != 0)
+#if defined(__linux__)
+        unsigned char *out = vec;
+#else
+        char *out = (char *)vec; /* the BSDs' and macOS's mincore */
+#endif
+        if (mincore((void *)((uintptr_t)data + at), (size_t)span, out) != 0)
             return FATHOM_ERR_IO;
         for (uint64_t i = 0; i * page < span; i++) {
             if (!(vec[i] & 1))
