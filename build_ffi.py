@@ -149,6 +149,25 @@ typedef struct fathom_check_result {
 
 int fathom_check_table(const char *path, fathom_check_result *result);
 
+#define FATHOM_PART_HEADER ...
+#define FATHOM_PART_SPARSE_INDEX ...
+#define FATHOM_PART_BLOCK_LENGTHS ...
+#define FATHOM_PART_DATA ...
+#define FATHOM_LAYOUT_MAX_PARTS ...
+typedef struct fathom_table_part {
+    uint64_t offset;
+    uint64_t length;
+    uint8_t kind;
+    uint8_t file;
+    uint8_t side;
+    ...;
+} fathom_table_part;
+
+int fathom_table_layout(const char *path, fathom_table_part *parts, unsigned capacity,
+                        unsigned *count);
+int fathom_file_resident(const char *path, size_t n, const uint64_t *offsets,
+                         const uint64_t *lengths, uint64_t *resident);
+
 #define FATHOM_BATCH_ROW_ORDER ...
 #define FATHOM_BATCH_AS_STORED ...
 int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[8],

@@ -35,7 +35,9 @@ import chess.syzygy
 
 __all__ = ["default_dir", "table_dirs", "is_table_file", "find_table_files",
            "split_path_list", "table_folders", "TableDamage", "check_table", "check_tables",
-           "published_checksums"]
+           "published_checksums", "layout", "residency", "warm", "Part", "Residency"]
+
+from pyfathom._disk.page_cache import Part, Residency, layout, residency, warm  # noqa: E402
 
 StrPath = Union[str, "os.PathLike[str]"]
 

@@ -312,6 +312,26 @@ def check_table(path: str) -> tuple[int, int, str]:
     return int(status), int(result.offset), what
 
 
+def table_layout(path: str) -> tuple[int, list[tuple[int, int, int, int, int]]]:
+    """``fathom_table_layout``: (status, [(kind, file, side, offset, length)])
+    in file order; kind is a ``FATHOM_PART_*`` value."""
+    parts = ffi.new("fathom_table_part[]", lib.FATHOM_LAYOUT_MAX_PARTS)
+    count = ffi.new("unsigned *")
+    status = lib.fathom_table_layout(os.fsencode(path), parts, lib.FATHOM_LAYOUT_MAX_PARTS, count)
+    return int(status), [(int(p.kind), int(p.file), int(p.side), int(p.offset), int(p.length))
+                         for p in parts[0:count[0]]]
+
+
+def file_resident(path: str, ranges: Sequence[tuple[int, int]]) -> tuple[int, list[int]]:
+    """``fathom_file_resident``: (status, resident bytes per (offset, length))."""
+    n = len(ranges)
+    offsets = ffi.new("uint64_t[]", [r[0] for r in ranges] or [0])
+    lengths = ffi.new("uint64_t[]", [r[1] for r in ranges] or [0])
+    resident = ffi.new("uint64_t[]", max(n, 1))
+    status = lib.fathom_file_resident(os.fsencode(path), n, offsets, lengths, resident)
+    return int(status), [int(resident[i]) for i in range(n)]
+
+
 # ---- probes ----------------------------------------------------------------
 
 def _detail(d: Any) -> Detail:

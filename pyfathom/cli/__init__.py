@@ -40,13 +40,12 @@ from typing import NoReturn
 
 from pyfathom._files.output import Terminated, terminate_on_signals
 
-from . import annotate, batch, download, info, probe, serve
+from . import annotate, batch, download, info, probe, serve, warm
 from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err, os_error_text
 
 __all__ = ["main", "CliError"]
 
-#: The command modules, each with its ``add_parser`` and ``run``.
-COMMANDS = (download, probe, info, batch, serve, annotate)
+COMMANDS = (download, probe, info, batch, serve, annotate, warm)
 """The command modules, in the order ``--help`` lists them."""
 
 

@@ -411,6 +411,47 @@ typedef struct fathom_check_result {
 
 int fathom_check_table(const char *path, fathom_check_result *result);
 
+/*
+ * fathom_table_layout: where the parts of a table file lie, as the open
+ * step finds them (for warming the page cache, residency reports and
+ * prefix files on fast storage).  Does not need an instance; thread-safe;
+ * reads only the headers.  Parts come in file order: one
+ * FATHOM_PART_HEADER (offset 0 up to the first sparse index: the file
+ * header, every stream's Huffman header and symbol table, DTZ value
+ * maps), then per stored stream (file = pawn file 0..3 or 0, side 0..1)
+ * its sparse index, then per stream its block-length table, then per
+ * stream its data blocks.  Streams of one constant value have no parts.
+ * At most FATHOM_LAYOUT_MAX_PARTS parts; *count receives how many.
+ * RETURN: FATHOM_OK, FATHOM_ERR_ARGUMENT (not a table name, or fewer
+ * than FATHOM_LAYOUT_MAX_PARTS slots), or tb open's errors.
+ */
+#define FATHOM_PART_HEADER 0
+#define FATHOM_PART_SPARSE_INDEX 1
+#define FATHOM_PART_BLOCK_LENGTHS 2
+#define FATHOM_PART_DATA 3
+#define FATHOM_LAYOUT_MAX_PARTS 25
+typedef struct fathom_table_part {
+    uint64_t offset;
+    uint64_t length;
+    uint8_t kind; /* FATHOM_PART_* */
+    uint8_t file; /* pawn file 0..3 (a..d), 0 for pawnless tables */
+    uint8_t side; /* stored side 0..1 */
+} fathom_table_part;
+
+int fathom_table_layout(const char *path, fathom_table_part *parts, unsigned capacity,
+                        unsigned *count);
+
+/*
+ * fathom_file_resident: per range i of the file at path, how many bytes of
+ * [offsets[i], offsets[i] + lengths[i]) are in the page cache
+ * (resident[i]; whole pages clipped to the range, as vmtouch counts).
+ * Reads nothing from the file.  RETURN: FATHOM_OK, FATHOM_ERR_IO (cannot
+ * map it), FATHOM_ERR_BAD_SIZE (empty), FATHOM_ERR_ARGUMENT (not
+ * available on this system: Windows).
+ */
+int fathom_file_resident(const char *path, size_t n, const uint64_t *offsets,
+                         const uint64_t *lengths, uint64_t *resident);
+
 #ifdef __cplusplus
 }
 #endif

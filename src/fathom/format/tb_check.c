@@ -32,6 +32,7 @@
 
 #include "fathom.h"
 #include "format/tb_table.h"
+#include "platform/tb_platform.h"
 
 /* What a damaged stream gets as result->what: where, then what. */
 static int damaged(fathom_check_result *result, uint64_t offset, const char *what)
@@ -212,4 +213,76 @@ void tb_lone_table_close(tb_lone_table *lone)
         return;
     tb_table_close(&lone->table);
     free(lone);
+}
+
+/* One part of a layout, unless it is empty. */
+static void add_part(fathom_table_part *parts, unsigned *count, uint64_t offset,
+                     uint64_t length, int kind, int stream, int sides)
+{
+    if (length == 0)
+        return;
+    fathom_table_part *part = &parts[(*count)++];
+    part->offset = offset;
+    part->length = length;
+    part->kind = (uint8_t)kind;
+    part->file = (uint8_t)(stream / sides);
+    part->side = (uint8_t)(stream % sides);
+}
+
+int fathom_table_layout(const char *path, fathom_table_part *parts, unsigned capacity,
+                        unsigned *count)
+{
+    if (!path || !parts || !count || capacity < FATHOM_LAYOUT_MAX_PARTS)
+        return FATHOM_ERR_ARGUMENT;
+    *count = 0;
+    tb_material mat;
+    int is_dtz;
+    if (!parse_name(path, &mat, &is_dtz))
+        return FATHOM_ERR_ARGUMENT;
+    tb_lone_table *lone;
+    int status = tb_lone_table_open(path, &mat, is_dtz, &lone);
+    if (status != FATHOM_OK)
+        return status;
+    const tb_table *t = &lone->table;
+    int streams = t->files * t->sides;
+    /* The regions follow each other in this order (place_regions in
+     * tb_table.c): everything before the first stored stream's sparse
+     * index is header. */
+    uint64_t head_end = t->map.size;
+    for (int i = 0; i < streams; i++)
+        if (!t->enc[i].pairs.constant && t->enc[i].pairs.index_table < head_end)
+            head_end = t->enc[i].pairs.index_table;
+    add_part(parts, count, 0, head_end, FATHOM_PART_HEADER, 0, 1);
+    for (int kind = FATHOM_PART_SPARSE_INDEX; kind <= FATHOM_PART_DATA; kind++)
+        for (int i = 0; i < streams; i++) {
+            const tb_pairs *p = &t->enc[i].pairs;
+            if (p->constant)
+                continue;
+            if (kind == FATHOM_PART_SPARSE_INDEX)
+                add_part(parts, count, p->index_table, 6 * p->num_indices, kind, i, t->sides);
+            else if (kind == FATHOM_PART_BLOCK_LENGTHS)
+                add_part(parts, count, p->size_table, 2 * p->num_blocks, kind, i, t->sides);
+            else
+                add_part(parts, count, p->data, p->real_num_blocks << p->block_log, kind, i,
+                         t->sides);
+        }
+    tb_lone_table_close(lone);
+    return FATHOM_OK;
+}
+
+int fathom_file_resident(const char *path, size_t n, const uint64_t *offsets,
+                         const uint64_t *lengths, uint64_t *resident)
+{
+    if (!path || (n && (!offsets || !lengths || !resident)))
+        return FATHOM_ERR_ARGUMENT;
+    const void *data;
+    size_t size;
+    tb_fault_guard *guard; /* mincore reads no page: it never faults */
+    int status = tb_os_map_file(path, &data, &size, &guard);
+    if (status != FATHOM_OK)
+        return status;
+    for (size_t i = 0; i < n && status == FATHOM_OK; i++)
+        status = tb_os_resident(data, size, offsets[i], lengths[i], &resident[i]);
+    tb_os_unmap_file(data, size, guard);
+    return status;
 }

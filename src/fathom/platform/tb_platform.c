@@ -20,6 +20,14 @@
 #if TB_OS_WINDOWS
 #include <process.h>
 
+int tb_os_resident(const void *data, size_t size, uint64_t offset, uint64_t length,
+                   uint64_t *resident)
+{
+    (void)data, (void)size, (void)offset, (void)length;
+    *resident = 0;
+    return FATHOM_ERR_ARGUMENT;
+}
+
 /* No guard on Windows: a mapped file cannot be truncated there (SetEndOfFile
  * fails with ERROR_USER_MAPPED_FILE), and a disk error under a view raises
  * EXCEPTION_IN_PAGE_ERROR, which ends the process as before. */
@@ -373,6 +381,41 @@ void tb_os_unmap_file(const void *data, size_t size, tb_fault_guard *guard)
      * handler after munmap has given it back. */
     guard_release(guard);
     munmap((void *)data, size);
+}
+
+int tb_os_resident(const void *data, size_t size, uint64_t offset, uint64_t length,
+                   uint64_t *resident)
+{
+    *resident = 0;
+    if (offset >= size)
+        return FATHOM_OK;
+    if (length > size - offset)
+        length = size - offset;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t end = offset + length;
+    /* A fixed vector, many pages per call: a table of gigabytes takes
+     * some thousand calls, and no allocation. */
+    unsigned char vec[4096];
+    for (uint64_t at = offset / page * page; at < end;) {
+        uint64_t span = end - at;
+        if (span > page * sizeof vec)
+            span = page * sizeof vec;
+#if defined(__linux__)
+        unsigned char *out = vec;
+#else
+        char *out = (char *)vec; /* the BSDs' and macOS's mincore */
+#endif
+        if (mincore((void *)((uintptr_t)data + at), (size_t)span, out) != 0)
+            return FATHOM_ERR_IO;
+        for (uint64_t i = 0; i * page < span; i++) {
+            if (!(vec[i] & 1))
+                continue;
+            uint64_t lo = at + i * page, hi = lo + page;
+            *resident += (hi < end ? hi : end) - (lo > offset ? lo : offset);
+        }
+        at += span;
+    }
+    return FATHOM_OK;
 }
 
 int tb_os_list_dir(const char *dir, int (*visit)(const char *name, void *context),

@@ -21,6 +21,7 @@
 #include "platform/tb_internal.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(_WIN32)
 #define TB_OS_WINDOWS 1
@@ -65,6 +66,16 @@ TB_INTERNAL void tb_os_unmap_file(const void *data, size_t size, tb_fault_guard 
 
 /* fathom_set_fault_guard (fathom.h): whether later mappings get a guard. */
 TB_INTERNAL void tb_os_set_fault_guard(int enabled);
+
+/*
+ * How many bytes of [offset, offset + length) of a mapping made by
+ * tb_os_map_file (data, size) are in the page cache, counted by whole
+ * pages clipped to the range (mincore, as vmtouch counts).
+ * RETURN: FATHOM_OK (*resident set), FATHOM_ERR_IO (the call failed) or
+ * FATHOM_ERR_ARGUMENT (no such call on this system: Windows).
+ */
+TB_INTERNAL int tb_os_resident(const void *data, size_t size, uint64_t offset,
+                               uint64_t length, uint64_t *resident);
 
 /* As tb_list_dir (tb_io.h), which is this. */
 TB_INTERNAL int tb_os_list_dir(const char *dir,

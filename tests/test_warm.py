@@ -1,0 +1,106 @@
+"""Table layout, page-cache residency and warming (pyfathom.tables.warm,
+``pyfathom warm``), measured on the real 6-piece KBBBBvK in ../shared."""
+
+from __future__ import annotations
+
+import mmap
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyfathom import tables
+
+SIX = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy6"
+FILES = [SIX / "KBBBBvK.rtbw", SIX / "KBBBBvK.rtbz"]
+
+pytestmark = pytest.mark.skipif(not all(p.exists() for p in FILES),
+                                reason="../shared/syzygy6 holds no KBBBBvK")
+
+
+def drop(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def resident_by_test(path: Path, offset: int, length: int) -> int:
+    """Resident bytes of a range by mincore, through Python's mmap and ctypes."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    page = mmap.PAGESIZE
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY) as m:
+        start = offset // page * page
+        vec = (ctypes.c_ubyte * ((offset + length - start + page - 1) // page))()
+        arr = (ctypes.c_char * len(m)).from_buffer(m)
+        ptr = ctypes.addressof(arr)
+        assert libc.mincore(ctypes.c_void_p(ptr + start), ctypes.c_size_t(offset + length - start),
+                            vec) == 0
+        del arr
+        total = 0
+        for i, v in enumerate(vec):
+            if v & 1:
+                lo = start + i * page
+                total += min(lo + page, offset + length) - max(lo, offset)
+        return total
+
+
+def test_layout_covers_the_file_in_order():
+    for path in FILES:
+        parts = tables.layout(path)
+        assert parts[0].kind == "header" and parts[0].offset == 0
+        ends = [p.offset + p.length for p in parts]
+        assert all(a.offset + a.length <= b.offset for a, b in zip(parts, parts[1:]))
+        assert max(ends) <= path.stat().st_size
+        assert {p.kind for p in parts} == {"header", "sparse index", "block lengths", "data"}
+
+
+def test_residency_matches_mincore_and_warm_index_makes_index_resident():
+    for path in FILES:
+        drop(path)
+    tables.warm(FILES, "index")
+    for path in FILES:
+        r = tables.residency(path)
+        assert r.index_resident == r.index_size > 0
+        for part, count in r.by_part:
+            assert count == resident_by_test(path, part.offset, part.length)
+        assert r.resident == resident_by_test(path, 0, r.size)
+    drop(FILES[1])
+    assert tables.residency(FILES[1]).resident < tables.residency(FILES[1]).size
+
+
+def test_warm_all_and_answers_unchanged():
+    import chess
+    import pyfathom
+    board = chess.Board("8/8/8/8/2K5/8/BBBB4/6k1 w - - 0 1")
+    with pyfathom.open_tablebase(str(SIX)) as tb:
+        before = (tb.probe_wdl(board), tb.probe_dtz(board))
+    for path in FILES:
+        drop(path)
+    seen = []
+    tables.warm(FILES, "all", progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1][0] == seen[-1][1] == sum(p.stat().st_size for p in FILES)
+    assert all(tables.residency(p).fraction == 1.0 for p in FILES)
+    with pyfathom.open_tablebase(str(SIX)) as tb:
+        assert (tb.probe_wdl(board), tb.probe_dtz(board)) == before
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pyfathom", "warm", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_cli_warm_and_errors(tmp_path):
+    done = run_cli("--tables", str(SIX), "KBBBBvK", "--what", "index")
+    assert done.returncode == 0, done.stderr
+    assert "KBBBBvK.rtbw:" in done.stdout and "index parts" in done.stdout and "(100%)" in done.stdout
+    for args in (["--what", "nope"], ["--method", "x"], ["KQvKQvK"], ["KRRRRRvK"]):
+        bad = run_cli("--tables", str(SIX), *args)
+        assert bad.returncode == 1 and "Traceback" not in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    empty = run_cli("--tables", str(tmp_path))
+    assert empty.returncode == 1 and "Traceback" not in empty.stderr
