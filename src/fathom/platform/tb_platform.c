@@ -201,11 +201,13 @@ void tb_os_set_fault_guard(int enabled)
 /* Publish [start, end) in a slot (or clear it, both 0). */
 static void guard_publish(tb_fault_guard *g, size_t start, size_t end)
 {
-    __atomic_fetch_add(&g->seq, 1, __ATOMIC_ACQ_REL); /* odd */
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    __atomic_store_n(&g->start, start, __ATOMIC_RELAXED);
-    __atomic_store_n(&g->end, end, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&g->seq, 1, __ATOMIC_RELEASE); /* even */
+    /* Every access sequentially consistent, with no fences: the one total
+     * order is what makes the sequence count work, ThreadSanitizer does not
+     * model fences, and neither side is on a hot path. */
+    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* odd */
+    __atomic_store_n(&g->start, start, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g->end, end, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* even */
 }
 
 /* The registered mapping holding addr, or NULL.  Async-signal-safe. */
@@ -214,13 +216,12 @@ static tb_fault_guard *guard_find(size_t addr)
     for (guard_chunk *c = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
         for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
             tb_fault_guard *g = &c->slot[i];
-            unsigned long before = __atomic_load_n(&g->seq, __ATOMIC_ACQUIRE);
+            unsigned long before = __atomic_load_n(&g->seq, __ATOMIC_SEQ_CST);
             if (before & 1)
                 continue;
-            size_t start = __atomic_load_n(&g->start, __ATOMIC_RELAXED);
-            size_t end = __atomic_load_n(&g->end, __ATOMIC_RELAXED);
-            __atomic_thread_fence(__ATOMIC_ACQUIRE);
-            if (__atomic_load_n(&g->seq, __ATOMIC_RELAXED) != before)
+            size_t start = __atomic_load_n(&g->start, __ATOMIC_SEQ_CST);
+            size_t end = __atomic_load_n(&g->end, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&g->seq, __ATOMIC_SEQ_CST) != before)
                 continue;
             if (addr >= start && addr < end)
                 return g;
