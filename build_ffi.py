@@ -72,6 +72,11 @@ enum fathom_status {
 const char *fathom_strerror(int status);
 
 void fathom_set_fault_guard(int enabled);
+#define FATHOM_READ_AHEAD_OFF ...
+#define FATHOM_READ_AHEAD_AUTO ...
+#define FATHOM_READ_AHEAD_ALWAYS ...
+int fathom_set_read_ahead(fathom_tb *tb, int mode);
+int fathom_read_ahead(const fathom_tb *tb);
 
 typedef int64_t fathom_result;
 

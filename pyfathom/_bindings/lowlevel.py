@@ -296,6 +296,22 @@ def largest(handle: Handle) -> int:
     return int(lib.fathom_largest(handle))
 
 
+READ_AHEAD_MODES = {"off": 0, "auto": 1, "always": 2}
+
+
+def set_read_ahead(handle: Handle, mode: str) -> None:
+    """``fathom_set_read_ahead`` by name: ``"auto"``, ``"always"`` or ``"off"``."""
+    if mode not in READ_AHEAD_MODES:
+        raise ValueError(f"read_ahead must be one of {sorted(READ_AHEAD_MODES)}, not {mode!r}")
+    check(lib.fathom_set_read_ahead(handle, READ_AHEAD_MODES[mode]), "setting read-ahead")
+
+
+def read_ahead(handle: Handle) -> str:
+    """``fathom_read_ahead`` by name."""
+    code = int(lib.fathom_read_ahead(handle))
+    return next(name for name, value in READ_AHEAD_MODES.items() if value == code)
+
+
 def mapped_count(handle: Handle) -> int:
     """``fathom_mapped_count``: table files currently mapped."""
     return int(lib.fathom_mapped_count(handle))

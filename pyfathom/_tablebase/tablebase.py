@@ -149,6 +149,21 @@ class Tablebase(BoardProbes, BatchProbes):
         self._h = _ll.open_handle(c_variant)
         self._pinned = _ll.pin(self._h, VariantBoard)
         self._buffers = []
+        self._read_ahead = "auto"
+
+    @property
+    def read_ahead(self) -> str:
+        """How batch probes read tables that are not in memory (see
+        :doc:`tables-on-disk`): ``"auto"`` (the default) asks the system
+        for the pages the next rows of a batch will read while the batch
+        takes page faults, ``"always"`` always, ``"off"`` never.  The
+        answers are the same in every mode."""
+        return self._read_ahead
+
+    @read_ahead.setter
+    def read_ahead(self, mode: str) -> None:
+        _ll.set_read_ahead(self._own_handle(), mode)
+        self._read_ahead = mode
 
     # ---- lifetime ----------------------------------------------------------
 
@@ -168,6 +183,7 @@ class Tablebase(BoardProbes, BatchProbes):
         if self._h is _EMPTY:
             h = _ll.open_handle(_variant_of(self.variant))
             self._pinned = _ll.pin(h, self.variant)
+            _ll.set_read_ahead(h, getattr(self, "_read_ahead", "auto"))
             self._h = h
         return self._h
 

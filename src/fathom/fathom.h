@@ -393,6 +393,33 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
                                    uint8_t *status, unsigned threads);
 
 /*
+ * Read-ahead of a batch's table reads (the batch calls above; not the
+ * single probes).  A slice's rows are probed in table order, so where
+ * the next rows' reads lie is known: with read-ahead, the pages that the
+ * rows 48 to 144 places ahead will read are asked of the system
+ * (MADV_WILLNEED) before they are needed, so that tables on disk keep
+ * many reads in flight however few threads run, where each probe alone
+ * waits for one page at a time.  Covered: each standard-chess row's own
+ * WDL read, and a DTZ row's own DTZ read; not the reads of captures,
+ * DTZ searches' children, nor variants' rows (read as before).
+ * FATHOM_READ_AHEAD_AUTO, the default: each batch thread asks ahead
+ * while its last 256 rows took page faults (tables not in memory), and
+ * not while they took none (tables in memory, where asking would only
+ * cost a system call per read); FATHOM_READ_AHEAD_ALWAYS asks always,
+ * FATHOM_READ_AHEAD_OFF never (for comparisons and measurements).  The
+ * answers are the same in every mode.  POSIX with madvise only;
+ * elsewhere every mode reads as OFF does.  fathom_set_read_ahead applies
+ * to the instance's batch calls that start after it.  RETURN: FATHOM_OK,
+ * or FATHOM_ERR_ARGUMENT for a NULL instance or an unknown mode.
+ * fathom_read_ahead: the instance's mode (-1 for NULL).
+ */
+#define FATHOM_READ_AHEAD_OFF 0
+#define FATHOM_READ_AHEAD_AUTO 1
+#define FATHOM_READ_AHEAD_ALWAYS 2
+int fathom_set_read_ahead(fathom_tb *tb, int mode);
+int fathom_read_ahead(const fathom_tb *tb);
+
+/*
  * fathom_check_table: read a whole table file the way probes read it and
  * report the first damage found: a file that cannot be opened, a wrong
  * size or magic, a header, index entry, block size or data block that a

@@ -78,7 +78,8 @@ static void run_batch(batch_work *work)
         return;
     }
     tb_batch_scratch scratch;
-    tb_batch_scratch_init(&scratch, work->n < work->chunk ? work->n : work->chunk);
+    tb_batch_scratch_init(&scratch, work->n < work->chunk ? work->n : work->chunk,
+                          fathom_read_ahead(work->rows.tb));
     while (claim_rows(work, &begin, &end))
         tb_batch_run_slice(&work->rows, begin, end, &scratch);
     tb_batch_scratch_free(&scratch);

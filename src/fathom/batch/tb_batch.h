@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "batch/tb_read_ahead.h"
 #include "fathom.h"
 #include "format/tb_table.h"
 
@@ -66,6 +67,13 @@ TB_INTERNAL void tb_batch_wdl_end(const tb_batch_rows *rows, size_t i,
  */
 TB_INTERNAL uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i);
 
+/* Row i's own table reads that can be known before it is probed (read
+ * ahead, tb_read_ahead.h): its WDL value and, for a DTZ row, its DTZ
+ * value, in tables already mapped; standard chess only.  Nothing is
+ * mapped, faulted in or decoded.  RETURN how many went into out. */
+TB_INTERNAL unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
+                                          tb_ahead_target out[TB_AHEAD_TARGETS]);
+
 /* Rows one slice holds at most: the row's place fits the key's low
  * TB_SLICE_ROW_BITS bits.  The more rows a slice holds, the more of them
  * share a block (see tb_batch_sorted.c for what it gave). */
@@ -84,11 +92,12 @@ TB_INTERNAL uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i);
 typedef struct tb_stream_dir {
     const tb_table *table[TB_STREAM_DIR_SIZE];
     uint8_t stream[TB_STREAM_DIR_SIZE];
+    uint8_t shift[TB_STREAM_DIR_SIZE];     /* index bits below the key's (7-piece tables) */
     uint16_t hash[2 * TB_STREAM_DIR_SIZE]; /* numbers by (table, stream); 0: empty */
     unsigned count;                        /* numbers given out */
 } tb_stream_dir;
 
-/* One batch thread's working memory: the memo (up to 192 KB of slots and
+/* One batch thread's working memory: the read-ahead (NULL: none), the memo (up to 192 KB of slots and
  * 516 KB of marks, a slot per 4 rows under 1,024 rows, tb_table.h; NULL when it could not be had: rows are then
  * decoded from their blocks' starts), the
  * stream directory (NULL: none) and two key arrays of `cap` entries (cap
@@ -98,9 +107,14 @@ typedef struct tb_batch_scratch {
     uint64_t *keys, *spare;
     tb_block_memo *memo;
     tb_stream_dir *dir;
+    uint32_t *low;  /* cap entries, made when a slice first needs them: per
+                       deferred read, the index bits its key has no room
+                       for (tb_batch_sorted.c); NULL: none yet */
+    tb_read_ahead *ahead;
 } tb_batch_scratch;
 
-TB_INTERNAL void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows);
+/* read_ahead: the instance's FATHOM_READ_AHEAD_* mode. */
+TB_INTERNAL void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows, int read_ahead);
 TB_INTERNAL void tb_batch_scratch_free(tb_batch_scratch *s);
 
 /* Probe rows [begin, end) (end - begin <= TB_SLICE_ROWS) in the order of

@@ -61,15 +61,22 @@ static void memo_free(tb_block_memo *memo)
     free(memo);
 }
 
-void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows)
+void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows, int read_ahead)
 {
     s->memo = memo_new(rows);
     s->dir = (tb_stream_dir *)malloc(sizeof *s->dir);
+    /* Not for slices too short to have rows ahead, nor when off. */
+    s->ahead = read_ahead != FATHOM_READ_AHEAD_OFF && rows > TB_AHEAD_DISTANCE
+                   ? (tb_read_ahead *)malloc(sizeof *s->ahead)
+                   : NULL;
+    if (s->ahead)
+        tb_ahead_init(s->ahead, read_ahead);
     s->cap = rows < TB_SLICE_ROWS ? rows : TB_SLICE_ROWS;
     s->keys = s->cap ? (uint64_t *)malloc(2 * s->cap * sizeof *s->keys) : NULL;
     if (!s->keys)
         s->cap = 0; /* no memory: rows are probed in the caller's order */
     s->spare = s->keys ? s->keys + s->cap : NULL;
+    s->low = NULL;
 }
 
 void tb_batch_scratch_free(tb_batch_scratch *s)
@@ -77,9 +84,13 @@ void tb_batch_scratch_free(tb_batch_scratch *s)
     free(s->keys);
     memo_free(s->memo);
     free(s->dir);
+    free(s->ahead);
+    free(s->low);
+    s->low = NULL;
     s->keys = s->spare = NULL;
     s->memo = NULL;
     s->dir = NULL;
+    s->ahead = NULL;
     s->cap = 0;
 }
 
@@ -173,7 +184,11 @@ static void sort_keys(tb_batch_scratch *s, size_t n)
 #define READ_INDEX_BITS (64 - TB_STREAM_DIR_BITS - TB_SLICE_ROW_BITS)
 
 /* The number of a read's stream in the directory, given one the first
- * time it is met; 0 when the directory is full. */
+ * time it is met; 0 when the directory is full.  A stream of more than
+ * 2^READ_INDEX_BITS values (a 7-piece table's) gets the shift that fits
+ * its indices into the key: the key then orders its reads by all but the
+ * lowest bits (reads that far apart share a block), and those bits wait
+ * in s->low. */
 static unsigned stream_number(tb_stream_dir *dir, const tb_wdl_read *read)
 {
     uint64_t h = ((uint64_t)(uintptr_t)read->table + read->stream) * 0x9e3779b97f4a7c15ULL;
@@ -186,12 +201,56 @@ static unsigned stream_number(tb_stream_dir *dir, const tb_wdl_read *read)
             k = ++dir->count;
             dir->table[k] = read->table;
             dir->stream[k] = (uint8_t)read->stream;
+            uint64_t last = read->table->enc[read->stream].size - 1;
+            unsigned shift = 0;
+            while (last >> shift >> READ_INDEX_BITS)
+                shift++;
+            dir->shift[k] = (uint8_t)shift;
             dir->hash[at] = (uint16_t)k;
             return k;
         }
         if (dir->table[k] == read->table && dir->stream[k] == read->stream)
             return k;
     }
+}
+
+/* A deferred read, from its key (and the low bits its key had no room for). */
+static tb_wdl_read read_of_key(const tb_batch_scratch *s, uint64_t key)
+{
+    const tb_stream_dir *dir = s->dir;
+    unsigned number = (unsigned)(key >> (64 - TB_STREAM_DIR_BITS));
+    uint64_t idx = (key << TB_STREAM_DIR_BITS) >> (TB_STREAM_DIR_BITS + TB_SLICE_ROW_BITS);
+    unsigned shift = dir->shift[number];
+    if (shift)
+        idx = idx << shift | s->low[key & ROW_MASK];
+    tb_wdl_read read = {dir->table[number], dir->stream[number], idx};
+    return read;
+}
+
+/* Read-ahead of the sorted reads (tb_read_ahead.h): the read at place k. */
+static unsigned wdl_read_targets(const void *context, size_t k,
+                                 tb_ahead_target out[TB_AHEAD_TARGETS])
+{
+    const tb_batch_scratch *s = (const tb_batch_scratch *)context;
+    tb_wdl_read read = read_of_key(s, s->keys[k]);
+    out[0].pairs = &read.table->enc[read.stream].pairs;
+    out[0].map = &read.table->map;
+    out[0].idx = read.idx;
+    return 1;
+}
+
+/* The rows of a slice probed whole in key order, and their reads. */
+typedef struct slice_order {
+    const tb_batch_rows *rows;
+    size_t begin;
+    const uint64_t *keys;
+} slice_order;
+
+static unsigned row_targets(const void *context, size_t k,
+                            tb_ahead_target out[TB_AHEAD_TARGETS])
+{
+    const slice_order *o = (const slice_order *)context;
+    return tb_batch_row_targets(o->rows, o->begin + (size_t)(o->keys[k] & ROW_MASK), out);
 }
 
 /* Standard-chess WDL rows: the reads left after the first pass, sorted. */
@@ -206,21 +265,28 @@ static void run_wdl_slice(const tb_batch_rows *rows, size_t begin, size_t end,
         tb_wdl_read read;
         if (!tb_batch_wdl_begin(rows, begin + k, s->memo, &read))
             continue;
-        unsigned number = read.idx >> READ_INDEX_BITS ? 0 : stream_number(dir, &read);
-        if (number == 0) {
-            /* Off the key's scale: read now. */
+        unsigned number = stream_number(dir, &read);
+        unsigned shift = number ? dir->shift[number] : 0;
+        if (shift && !s->low)
+            s->low = (uint32_t *)malloc(s->cap * sizeof *s->low); /* once a thread */
+        if (number == 0 || (shift && !s->low) || shift > 31) {
+            /* Off the key's scale (the directory full, no memory): read now. */
             tb_batch_wdl_end(rows, begin + k, &read, s->memo);
             continue;
         }
+        if (shift)
+            s->low[k] = (uint32_t)(read.idx & (((uint64_t)1 << shift) - 1));
         s->keys[m++] = (uint64_t)number << (64 - TB_STREAM_DIR_BITS) |
-                       read.idx << TB_SLICE_ROW_BITS | (uint64_t)k;
+                       (read.idx >> shift) << TB_SLICE_ROW_BITS | (uint64_t)k;
     }
     sort_keys(s, m);
+    if (s->ahead)
+        tb_ahead_begin(s->ahead, m, wdl_read_targets, s);
     for (size_t j = 0; j < m; j++) {
+        if (s->ahead)
+            tb_ahead_step(s->ahead, j);
         uint64_t key = s->keys[j];
-        unsigned number = (unsigned)(key >> (64 - TB_STREAM_DIR_BITS));
-        tb_wdl_read read = {dir->table[number], dir->stream[number],
-                            (key << TB_STREAM_DIR_BITS) >> (TB_STREAM_DIR_BITS + TB_SLICE_ROW_BITS)};
+        tb_wdl_read read = read_of_key(s, key);
         tb_batch_wdl_end(rows, begin + (size_t)(key & ROW_MASK), &read, s->memo);
     }
 }
@@ -241,6 +307,12 @@ void tb_batch_run_slice(const tb_batch_rows *rows, size_t begin, size_t end,
     for (size_t k = 0; k < n; k++)
         s->keys[k] = tb_batch_order_key(rows, begin + k) | (uint64_t)k;
     sort_keys(s, n);
-    for (size_t k = 0; k < n; k++)
+    slice_order order = {rows, begin, s->keys};
+    if (s->ahead)
+        tb_ahead_begin(s->ahead, n, row_targets, &order);
+    for (size_t k = 0; k < n; k++) {
+        if (s->ahead)
+            tb_ahead_step(s->ahead, k);
         tb_batch_probe_row(rows, begin + (size_t)(s->keys[k] & ROW_MASK), s->memo);
+    }
 }

@@ -1371,6 +1371,37 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
     return decode_block(p, map, block, lit, value);
 }
 
+/*
+ * Read-ahead of value number idx of a stream, in the three steps of its
+ * read (tb_table.h): each step's address comes from bytes the step before
+ * asked for, so that by the time a step runs they are in memory (or on
+ * their way: then it waits for them, as the probe itself would have).
+ */
+void tb_pairs_read_ahead(const tb_pairs *p, const tb_map *map, uint64_t idx, int step)
+{
+    if (p->constant || map->borrowed || !map->data)
+        return;
+    uint64_t main_idx = idx >> p->idx_bits;
+    if (main_idx >= p->num_indices)
+        return;
+    if (step == TB_AHEAD_INDEX) {
+        tb_os_prefetch(map->data + p->index_table + 6 * main_idx, 6);
+    } else if (step == TB_AHEAD_SIZES) {
+        /* The walk from the entry's block to the value's is a step or two
+         * through the size table (find_block): its page is the one. */
+        uint64_t block = tb_u32le(map->data + p->index_table + 6 * main_idx);
+        if (block < p->num_blocks)
+            tb_os_prefetch(map->data + p->size_table + 2 * block, 2);
+    } else {
+        uint64_t block;
+        int64_t lit;
+        if (find_block(p, map, idx, &block, &lit) == FATHOM_OK &&
+            tb_in_bounds(map, p->data + (block << p->block_log), (uint64_t)1 << p->block_log))
+            tb_os_prefetch(map->data + p->data + (block << p->block_log),
+                           (size_t)1 << p->block_log);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Lookups                                                             */
 /* ------------------------------------------------------------------ */
@@ -1544,6 +1575,42 @@ int tb_table_wdl_at(const tb_table *t, unsigned stream, uint64_t idx, tb_block_m
     return wdl_at(t, stream, idx, memo, wdl);
 }
 
+/* Where a position's DTZ value lies: *e its encoding (NULL: the table
+ * holds the other side to move), *file and *idx.  RETURN: FATHOM_OK, or
+ * FATHOM_ERR_CORRUPT when the position does not fit the table. */
+static int dtz_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                      tb_key pos_key, int *file, uint64_t *idx, const tb_enc **e)
+{
+    orientation o = orient(t, pos, pos_key);
+    *e = NULL;
+    *file = 0;
+    if (t->has_pawns) {
+        /* The file is known only after finding the leading pawn. */
+        int sq[TB_PIECES] = {0};
+        *file = leading_pawns(t, c, pos, &o, sq);
+        if (*file < 0)
+            return FATHOM_ERR_CORRUPT;
+        if ((t->dtz_flags[*file] & PAIRS_STORED_SIDE) != o.side)
+            return FATHOM_OK;
+    } else if ((t->dtz_flags[0] & PAIRS_STORED_SIDE) != o.side && !t->symmetric) {
+        return FATHOM_OK;
+    }
+    const tb_enc *found = index_position(t, c, pos, &o, 0, file, idx);
+    if (!found || *idx >= found->size)
+        return FATHOM_ERR_CORRUPT;
+    *e = found;
+    return FATHOM_OK;
+}
+
+const tb_pairs *tb_table_dtz_locate(const tb_table *t, const tb_consts *c, const tb_pos *pos,
+                                    tb_key pos_key, uint64_t *idx)
+{
+    int file;
+    const tb_enc *e = NULL;
+    return dtz_locate(t, c, pos, pos_key, &file, idx, &e) == FATHOM_OK && e ? &e->pairs
+                                                                             : NULL;
+}
+
 static int dtz_value(const tb_table *t, const tb_consts *c, const tb_pos *pos,
                      tb_key pos_key, int wdl, tb_block_memo *memo, int *dtz, int *precise,
                      int *stored)
@@ -1553,27 +1620,15 @@ static int dtz_value(const tb_table *t, const tb_consts *c, const tb_pos *pos,
     static const int map_of_wdl[5] = {1, 3, 0, 2, 0};
     static const int plies_flag[5] = {PAIRS_LOSS_PLIES, 0, 0, 0, PAIRS_WIN_PLIES};
 
-    orientation o = orient(t, pos, pos_key);
     *stored = 0;
     int file = 0;
-    if (t->has_pawns) {
-        /* The file is known only after finding the leading pawn. */
-        int sq[TB_PIECES] = {0};
-        file = leading_pawns(t, c, pos, &o, sq);
-        if (file < 0)
-            return FATHOM_ERR_CORRUPT;
-        if ((t->dtz_flags[file] & PAIRS_STORED_SIDE) != o.side)
-            return FATHOM_OK;
-    } else if ((t->dtz_flags[0] & PAIRS_STORED_SIDE) != o.side && !t->symmetric) {
-        return FATHOM_OK;
-    }
-
     uint64_t idx;
-    const tb_enc *e = index_position(t, c, pos, &o, 0, &file, &idx);
-    if (!e || idx >= e->size)
-        return FATHOM_ERR_CORRUPT;
+    const tb_enc *e = NULL;
+    int status = dtz_locate(t, c, pos, pos_key, &file, &idx, &e);
+    if (status != FATHOM_OK || !e)
+        return status;
     uint32_t value;
-    int status = decompress(&e->pairs, &t->map, idx, memo, &value);
+    status = decompress(&e->pairs, &t->map, idx, memo, &value);
     if (status != FATHOM_OK)
         return status;
 

@@ -436,4 +436,32 @@ TB_INTERNAL int tb_table_locate(const tb_table *t, const tb_consts *c, const tb_
 TB_INTERNAL int tb_table_wdl_at(const tb_table *t, unsigned stream, uint64_t idx,
                                 tb_block_memo *memo, int *wdl);
 
+/*
+ * Where a position's DTZ value lies: RETURN the stream (*idx set), or NULL
+ * when the table holds the other side to move or the position does not
+ * fit it (tb_table_dtz's answers then: nothing stored, or corrupt).
+ */
+TB_INTERNAL const tb_pairs *tb_table_dtz_locate(const tb_table *t, const tb_consts *c,
+                                                const tb_pos *pos, tb_key pos_key,
+                                                uint64_t *idx);
+
+/*
+ * Read-ahead of value number idx of stream p of the mapped file `map`
+ * (batch/tb_read_ahead.c): one step of its read, handed to
+ * tb_os_prefetch.  A read takes three regions, each found from the one
+ * before: TB_AHEAD_INDEX asks for the stream's sparse-index entry,
+ * TB_AHEAD_SIZES reads that entry and asks for the block-size entry it
+ * leads to, TB_AHEAD_BLOCK finds the block (find_block) and asks for it.
+ * Run in that order some rows apart, each step reads only what the one
+ * before asked for.  Reads are bounds-checked as a probe's are; a lost
+ * page reads as zeros and marks the map damaged (tb_map_damaged), as the
+ * probe of the same row would have.  Nothing for a constant stream or
+ * the caller's bytes (tb_map_memory).
+ */
+#define TB_AHEAD_INDEX 3
+#define TB_AHEAD_SIZES 2
+#define TB_AHEAD_BLOCK 1
+TB_INTERNAL void tb_pairs_read_ahead(const tb_pairs *p, const tb_map *map, uint64_t idx,
+                                     int step);
+
 #endif /* PYFATHOM_TB_TABLE_H */

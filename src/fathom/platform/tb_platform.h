@@ -77,6 +77,24 @@ TB_INTERNAL void tb_os_set_fault_guard(int enabled);
 TB_INTERNAL int tb_os_resident(const void *data, size_t size, uint64_t offset,
                                uint64_t length, uint64_t *resident);
 
+/*
+ * Ask the system to start reading the pages under [addr, addr + len) of a
+ * mapping made by tb_os_map_file into the page cache, and return without
+ * waiting (the batch's read-ahead, batch/tb_read_ahead.c).  Only a hint:
+ * nothing is mapped, faulted or reported, and a range past the file's end
+ * is ignored.  MADV_WILLNEED where there is madvise, nothing elsewhere
+ * (Windows: reads stay one at a time).  Why madvise and not readahead(2),
+ * posix_fadvise or threads that touch the pages: see tb_platform.c.
+ */
+TB_INTERNAL void tb_os_prefetch(const void *addr, size_t len);
+
+/* Page faults the calling thread has taken so far: *major, those that
+ * waited for a read from the file, and *minor, those that found the page
+ * in memory (the read-ahead's signs that a batch's tables are not in
+ * memory, batch/tb_read_ahead.c); both 0 where the system does not count
+ * them. */
+TB_INTERNAL void tb_os_thread_faults(uint64_t *major, uint64_t *minor);
+
 /* As tb_list_dir (tb_io.h), which is this. */
 TB_INTERNAL int tb_os_list_dir(const char *dir,
                                int (*visit)(const char *name, void *context),

@@ -53,8 +53,22 @@ int fathom_open_variant(fathom_tb **out, int variant)
     tb_consts_init(&tb->consts);
     tb_variant_format_init(&tb->consts, variant);
     tb_mutex_init(&tb->init_lock);
+    tb_atomic_store_release(&tb->read_ahead, FATHOM_READ_AHEAD_AUTO);
     *out = tb;
     return FATHOM_OK;
+}
+
+int fathom_set_read_ahead(fathom_tb *tb, int mode)
+{
+    if (!tb || mode < FATHOM_READ_AHEAD_OFF || mode > FATHOM_READ_AHEAD_ALWAYS)
+        return FATHOM_ERR_ARGUMENT;
+    tb_atomic_store_release(&tb->read_ahead, mode);
+    return FATHOM_OK;
+}
+
+int fathom_read_ahead(const fathom_tb *tb)
+{
+    return tb ? tb_atomic_load_acquire((tb_atomic_int *)&tb->read_ahead) : -1;
 }
 
 int fathom_variant(const fathom_tb *tb) { return tb ? tb->consts.variant : -1; }

@@ -45,6 +45,7 @@ struct fathom_tb {
     unsigned largest;
     tb_atomic_int mapped; /* counter of mapped files */
     tb_mutex init_lock; /* taken only while a table is being mapped */
+    tb_atomic_int read_ahead; /* FATHOM_READ_AHEAD_* (fathom_set_read_ahead) */
 };
 
 /* Where a failure happened, for fathom_detail. */

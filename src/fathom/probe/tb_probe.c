@@ -389,6 +389,46 @@ void tb_batch_wdl_end(const tb_batch_rows *rows, size_t i, const tb_wdl_read *re
     store_wdl(rows, i, status, v > best ? v : best);
 }
 
+/* A mapped slot's table, or NULL (never maps one: read-ahead must not
+ * fail a row, nor map a table its probe would not have needed). */
+static const tb_table *mapped_table(const tb_slot *slot)
+{
+    return tb_atomic_load_acquire((tb_atomic_int *)&slot->state) == SLOT_READY ? &slot->table
+                                                                              : NULL;
+}
+
+unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
+                              tb_ahead_target out[TB_AHEAD_TARGETS])
+{
+    const uint64_t *const *bb = rows->bb;
+    tb_pos pos;
+    if (!tb_rules_are_inline(rows->tb) ||
+        prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i], bb[5][i],
+                bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) != FATHOM_OK)
+        return 0;
+    tb_key key = tb_key_of(&pos, 0);
+    const tb_entry *e = tb_lookup(rows->tb, key);
+    if (!e)
+        return 0;
+    unsigned n = 0, stream = 0;
+    uint64_t idx = 0, size = 0;
+    const tb_table *wdl = mapped_table(&e->wdl);
+    if (wdl && tb_table_locate(wdl, &rows->tb->consts, &pos, key, &stream, &idx, &size)) {
+        out[n].pairs = &wdl->enc[stream].pairs;
+        out[n].map = &wdl->map;
+        out[n++].idx = idx;
+    }
+    const tb_table *dtz = rows->dtz_out ? mapped_table(&e->dtz) : NULL;
+    const tb_pairs *p = dtz ? tb_table_dtz_locate(dtz, &rows->tb->consts, &pos, key, &idx)
+                            : NULL;
+    if (p) {
+        out[n].pairs = p;
+        out[n].map = &dtz->map;
+        out[n++].idx = idx;
+    }
+    return n;
+}
+
 /* Index bits a batch key keeps (tb_batch_order_key): what the table's
  * TB_KEY_GROUP_BITS, the stream's 3 and the row's leave. */
 #define ORDER_INDEX_BITS (64 - TB_KEY_GROUP_BITS - 3 - TB_SLICE_ROW_BITS)

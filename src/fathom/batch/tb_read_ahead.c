@@ -1,0 +1,115 @@
+/*
+ * tb_read_ahead.c - a batch slice's read-ahead (tb_read_ahead.h): rows
+ * D, 2D and 3D places ahead of the probe get the three steps of their
+ * reads asked for (tb_pairs_read_ahead), so that when the probe gets to a
+ * row its pages are in memory or on their way.
+ *
+ * When it runs: FATHOM_READ_AHEAD_AUTO (the default) decides per window
+ * of TB_AHEAD_WINDOW rows, from the thread's page faults in the window
+ * before (tb_os_thread_faults).  Asking costs a system call per step even
+ * when the pages are in memory (0.7 us: 100,000 rows of bench_cold.py's
+ * tables, page cache warm, fresh process: 0.18 s without, 0.39 s asking
+ * always), most of a row's time there, so it asks only while reads go to
+ * the disk:
+ *   - off, it turns on after a window with TB_AHEAD_START_FAULTS major
+ *     faults (reads the probes waited for: tables on disk).  Minor faults
+ *     alone do not turn it on: a fresh process on tables in the page
+ *     cache takes one a page as it maps them, and nothing would be read;
+ *   - on, it stays on while a window takes TB_AHEAD_KEEP_FAULTS faults of
+ *     either kind: the pages it asked for come in as minor faults (the
+ *     probe finds them read, or being read), so major faults stop while
+ *     it works, and with them they would turn it off every other window;
+ *   - tables in memory and mapped take no faults: off, and the only cost
+ *     is one getrusage per window.
+ */
+#include "batch/tb_read_ahead.h"
+#include "fathom.h"
+#include "platform/tb_platform.h"
+
+void tb_ahead_init(tb_read_ahead *ra, int mode)
+{
+    ra->mode = mode;
+    ra->on = mode == FATHOM_READ_AHEAD_ALWAYS;
+    tb_os_thread_faults(&ra->major_at, &ra->minor_at);
+    ra->window_end = 0;
+    ra->n = 0;
+    ra->targets = NULL;
+    ra->context = NULL;
+}
+
+/* Place k's targets into the ring, and their first step. */
+static void ask_index(tb_read_ahead *ra, size_t k)
+{
+    unsigned at = (unsigned)(k & (TB_AHEAD_RING - 1));
+    unsigned n = ra->targets(ra->context, k, ra->ring[at]);
+    ra->count[at] = (uint8_t)n;
+    for (unsigned t = 0; t < n; t++)
+        tb_pairs_read_ahead(ra->ring[at][t].pairs, ra->ring[at][t].map, ra->ring[at][t].idx,
+                            TB_AHEAD_INDEX);
+}
+
+static void ask_step(tb_read_ahead *ra, size_t k, int step)
+{
+    unsigned at = (unsigned)(k & (TB_AHEAD_RING - 1));
+    for (unsigned t = 0; t < ra->count[at]; t++)
+        tb_pairs_read_ahead(ra->ring[at][t].pairs, ra->ring[at][t].map, ra->ring[at][t].idx,
+                            step);
+}
+
+/* Read-ahead starting at place j with nothing asked yet: the next 3D
+ * rows' first steps, then 2D rows' second, then D rows' third (each
+ * waits for at most the first of the reads just asked for). */
+static void prime(tb_read_ahead *ra, size_t j)
+{
+    size_t end = ra->n;
+    for (size_t k = j; k < j + 3 * TB_AHEAD_DISTANCE && k < end; k++)
+        ask_index(ra, k);
+    for (size_t k = j; k < j + 2 * TB_AHEAD_DISTANCE && k < end; k++)
+        ask_step(ra, k, TB_AHEAD_SIZES);
+    for (size_t k = j; k < j + TB_AHEAD_DISTANCE && k < end; k++)
+        ask_step(ra, k, TB_AHEAD_BLOCK);
+}
+
+void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
+                    const void *context)
+{
+    ra->n = n;
+    ra->targets = targets;
+    ra->context = context;
+    if (ra->mode == FATHOM_READ_AHEAD_OFF) {
+        ra->window_end = (size_t)-1;
+        return;
+    }
+    /* Each pass starts a window: the last one's state carries over. */
+    ra->window_end = TB_AHEAD_WINDOW;
+    if (ra->on)
+        prime(ra, 0);
+}
+
+void tb_ahead_window(tb_read_ahead *ra, size_t j)
+{
+    ra->window_end = j + TB_AHEAD_WINDOW;
+    if (ra->mode != FATHOM_READ_AHEAD_AUTO)
+        return;
+    uint64_t major, minor;
+    tb_os_thread_faults(&major, &minor);
+    uint64_t new_major = major - ra->major_at, new_minor = minor - ra->minor_at;
+    int was_on = ra->on;
+    ra->on = was_on ? new_major + new_minor >= TB_AHEAD_KEEP_FAULTS
+                    : new_major >= TB_AHEAD_START_FAULTS;
+    ra->major_at = major;
+    ra->minor_at = minor;
+    if (ra->on && !was_on)
+        prime(ra, j);
+}
+
+void tb_ahead_ask(tb_read_ahead *ra, size_t j)
+{
+    size_t end = ra->n;
+    if (j + 3 * TB_AHEAD_DISTANCE < end)
+        ask_index(ra, j + 3 * TB_AHEAD_DISTANCE);
+    if (j + 2 * TB_AHEAD_DISTANCE < end)
+        ask_step(ra, j + 2 * TB_AHEAD_DISTANCE, TB_AHEAD_SIZES);
+    if (j + TB_AHEAD_DISTANCE < end)
+        ask_step(ra, j + TB_AHEAD_DISTANCE, TB_AHEAD_BLOCK);
+}

@@ -1,0 +1,83 @@
+/*
+ * tb_read_ahead.h - internal: a batch slice's read-ahead.  A slice probes
+ * its rows in table order (tb_batch_sorted.c), so which rows come next,
+ * and where their table reads lie, is known before they are probed; on
+ * tables that are not in memory, asking the system for those reads some
+ * rows ahead keeps many of them in flight at once, where a probe on its
+ * own waits for one page at a time.  Not installed.
+ */
+#ifndef PYFATHOM_TB_READ_AHEAD_H
+#define PYFATHOM_TB_READ_AHEAD_H
+
+#include "platform/tb_internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/tb_table.h"
+
+/* One table read a row will make: value idx of stream pairs of map. */
+typedef struct tb_ahead_target {
+    const tb_pairs *pairs;
+    const tb_map *map;
+    uint64_t idx;
+} tb_ahead_target;
+
+/* A row's own reads that are known ahead: its WDL value, and a DTZ row's
+ * DTZ value. */
+#define TB_AHEAD_TARGETS 2
+
+/* The targets of the row at place k of the slice's order, into out;
+ * RETURN how many (0: none known, e.g. a table not mapped yet). */
+typedef unsigned (*tb_ahead_targets_fn)(const void *context, size_t k,
+                                        tb_ahead_target out[TB_AHEAD_TARGETS]);
+
+/*
+ * Rows between the three steps of a read (tb_pairs_read_ahead): when row
+ * j is probed, row j + D's block, row j + 2D's size entry and row j + 3D's
+ * index entry are asked for, so up to 3D reads are in flight.  Measured
+ * in bench_cold.py (KQRBvKQR, cold, 100,000 WDL rows, one thread): see
+ * tb_read_ahead.c.
+ */
+#define TB_AHEAD_DISTANCE 48
+#define TB_AHEAD_RING 256 /* a power of two above 3 * TB_AHEAD_DISTANCE */
+
+/* Rows a fault count covers (FATHOM_READ_AHEAD_AUTO); the major faults
+ * among them that turn read-ahead on for the next window, and the faults
+ * of either kind that keep it on (tb_read_ahead.c). */
+#define TB_AHEAD_WINDOW 256
+#define TB_AHEAD_START_FAULTS 4
+#define TB_AHEAD_KEEP_FAULTS 8
+
+typedef struct tb_read_ahead {
+    tb_ahead_target ring[TB_AHEAD_RING][TB_AHEAD_TARGETS]; /* by place mod RING */
+    uint8_t count[TB_AHEAD_RING];
+    int mode;            /* FATHOM_READ_AHEAD_* */
+    int on;              /* asking ahead in this window */
+    uint64_t major_at, minor_at; /* tb_os_thread_faults when the window began */
+    size_t window_end;   /* the place where the window ends */
+    size_t n;            /* places in this pass */
+    tb_ahead_targets_fn targets;
+    const void *context;
+} tb_read_ahead;
+
+/* A thread's read-ahead, off until its first window says otherwise
+ * (mode AUTO), on (ALWAYS) or never (OFF). */
+TB_INTERNAL void tb_ahead_init(tb_read_ahead *ra, int mode);
+
+/* A pass over n places in order, whose targets `targets` gives. */
+TB_INTERNAL void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
+                                const void *context);
+
+/* Before the row at place j is probed (j = 0, 1, ... n - 1). */
+TB_INTERNAL void tb_ahead_window(tb_read_ahead *ra, size_t j);
+TB_INTERNAL void tb_ahead_ask(tb_read_ahead *ra, size_t j);
+static inline void tb_ahead_step(tb_read_ahead *ra, size_t j)
+{
+    if (j >= ra->window_end)
+        tb_ahead_window(ra, j);
+    if (ra->on)
+        tb_ahead_ask(ra, j);
+}
+
+#endif /* PYFATHOM_TB_READ_AHEAD_H */
