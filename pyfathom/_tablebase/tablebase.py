@@ -119,7 +119,7 @@ class Tablebase(BoardProbes, BatchProbes):
     >>> tb.close()
     """
 
-    __slots__ = ("_h", "_pinned", "_buffers", "max_fds", "variant", "__weakref__")
+    __slots__ = ("_h", "_pinned", "_buffers", "_read_ahead", "max_fds", "variant", "__weakref__")
 
     _h: _ll.Handle
     """The C instance (for the cffi calls); the shared empty one
@@ -183,7 +183,7 @@ class Tablebase(BoardProbes, BatchProbes):
         if self._h is _EMPTY:
             h = _ll.open_handle(_variant_of(self.variant))
             self._pinned = _ll.pin(h, self.variant)
-            _ll.set_read_ahead(h, getattr(self, "_read_ahead", "auto"))
+            _ll.set_read_ahead(h, self._read_ahead)
             self._h = h
         return self._h
 

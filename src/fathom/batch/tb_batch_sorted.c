@@ -253,6 +253,12 @@ static unsigned row_targets(const void *context, size_t k,
     return tb_batch_row_targets(o->rows, o->begin + (size_t)(o->keys[k] & ROW_MASK), out);
 }
 
+static void row_children(const void *context, size_t k, tb_read_ahead *ra)
+{
+    const slice_order *o = (const slice_order *)context;
+    tb_batch_row_children_ahead(o->rows, o->begin + (size_t)(o->keys[k] & ROW_MASK), ra);
+}
+
 /* Standard-chess WDL rows: the reads left after the first pass, sorted. */
 static void run_wdl_slice(const tb_batch_rows *rows, size_t begin, size_t end,
                           tb_batch_scratch *s)
@@ -281,7 +287,7 @@ static void run_wdl_slice(const tb_batch_rows *rows, size_t begin, size_t end,
     }
     sort_keys(s, m);
     if (s->ahead)
-        tb_ahead_begin(s->ahead, m, wdl_read_targets, s);
+        tb_ahead_begin(s->ahead, m, wdl_read_targets, NULL, s);
     for (size_t j = 0; j < m; j++) {
         if (s->ahead)
             tb_ahead_step(s->ahead, j);
@@ -309,7 +315,7 @@ void tb_batch_run_slice(const tb_batch_rows *rows, size_t begin, size_t end,
     sort_keys(s, n);
     slice_order order = {rows, begin, s->keys};
     if (s->ahead)
-        tb_ahead_begin(s->ahead, n, row_targets, &order);
+        tb_ahead_begin(s->ahead, n, row_targets, rows->dtz_out ? row_children : NULL, &order);
     for (size_t k = 0; k < n; k++) {
         if (s->ahead)
             tb_ahead_step(s->ahead, k);

@@ -23,6 +23,7 @@
  *     is one getrusage per window.
  */
 #include "batch/tb_read_ahead.h"
+
 #include "fathom.h"
 #include "platform/tb_platform.h"
 
@@ -33,8 +34,24 @@ void tb_ahead_init(tb_read_ahead *ra, int mode)
     tb_os_thread_faults(&ra->major_at, &ra->minor_at);
     ra->window_end = 0;
     ra->n = 0;
+    for (int i = 0; i < 4; i++)
+        ra->last_page[i] = 0;
     ra->targets = NULL;
+    ra->more = NULL;
     ra->context = NULL;
+}
+
+void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step)
+{
+    const uint8_t *addr;
+    size_t len;
+    if (!tb_pairs_ahead_range(t->pairs, t->map, t->idx, step, &addr, &len))
+        return;
+    uintptr_t page = (uintptr_t)addr >> 12;
+    if (page == ra->last_page[step] && ((uintptr_t)addr + len - 1) >> 12 == page)
+        return;
+    ra->last_page[step] = page;
+    tb_os_prefetch(addr, len);
 }
 
 /* Place k's targets into the ring, and their first step. */
@@ -44,16 +61,15 @@ static void ask_index(tb_read_ahead *ra, size_t k)
     unsigned n = ra->targets(ra->context, k, ra->ring[at]);
     ra->count[at] = (uint8_t)n;
     for (unsigned t = 0; t < n; t++)
-        tb_pairs_read_ahead(ra->ring[at][t].pairs, ra->ring[at][t].map, ra->ring[at][t].idx,
-                            TB_AHEAD_INDEX);
+        tb_ahead_target_step(ra, &ra->ring[at][t], TB_AHEAD_INDEX);
 }
 
 static void ask_step(tb_read_ahead *ra, size_t k, int step)
 {
     unsigned at = (unsigned)(k & (TB_AHEAD_RING - 1));
     for (unsigned t = 0; t < ra->count[at]; t++)
-        tb_pairs_read_ahead(ra->ring[at][t].pairs, ra->ring[at][t].map, ra->ring[at][t].idx,
-                            step);
+        tb_ahead_target_step(ra, &ra->ring[at][t], step);
+
 }
 
 /* Read-ahead starting at place j with nothing asked yet: the next 3D
@@ -68,13 +84,16 @@ static void prime(tb_read_ahead *ra, size_t j)
         ask_step(ra, k, TB_AHEAD_SIZES);
     for (size_t k = j; k < j + TB_AHEAD_DISTANCE && k < end; k++)
         ask_step(ra, k, TB_AHEAD_BLOCK);
+    for (size_t k = j; ra->more && k < j + TB_AHEAD_MORE_DISTANCE && k < end; k++)
+        ra->more(ra->context, k, ra);
 }
 
 void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
-                    const void *context)
+                    tb_ahead_more_fn more, const void *context)
 {
     ra->n = n;
     ra->targets = targets;
+    ra->more = more;
     ra->context = context;
     if (ra->mode == FATHOM_READ_AHEAD_OFF) {
         ra->window_end = (size_t)-1;
@@ -112,4 +131,6 @@ void tb_ahead_ask(tb_read_ahead *ra, size_t j)
         ask_step(ra, j + 2 * TB_AHEAD_DISTANCE, TB_AHEAD_SIZES);
     if (j + TB_AHEAD_DISTANCE < end)
         ask_step(ra, j + TB_AHEAD_DISTANCE, TB_AHEAD_BLOCK);
+    if (ra->more && j + TB_AHEAD_MORE_DISTANCE < end)
+        ra->more(ra->context, j + TB_AHEAD_MORE_DISTANCE, ra);
 }

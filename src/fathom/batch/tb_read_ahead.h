@@ -32,6 +32,13 @@ typedef struct tb_ahead_target {
 typedef unsigned (*tb_ahead_targets_fn)(const void *context, size_t k,
                                         tb_ahead_target out[TB_AHEAD_TARGETS]);
 
+/* What place k's row will read beyond its targets (a DTZ row's search),
+ * asked for (tb_ahead_target_step) TB_AHEAD_MORE_DISTANCE rows ahead,
+ * when the row's own reads asked for before are in memory (NULL:
+ * nothing). */
+struct tb_read_ahead;
+typedef void (*tb_ahead_more_fn)(const void *context, size_t k, struct tb_read_ahead *ra);
+
 /*
  * Rows between the three steps of a read (tb_pairs_read_ahead): when row
  * j is probed, row j + D's block, row j + 2D's size entry and row j + 3D's
@@ -40,6 +47,9 @@ typedef unsigned (*tb_ahead_targets_fn)(const void *context, size_t k,
  * tb_read_ahead.c.
  */
 #define TB_AHEAD_DISTANCE 48
+#ifndef TB_AHEAD_MORE_DISTANCE
+#define TB_AHEAD_MORE_DISTANCE 24
+#endif
 #define TB_AHEAD_RING 256 /* a power of two above 3 * TB_AHEAD_DISTANCE */
 
 /* Rows a fault count covers (FATHOM_READ_AHEAD_AUTO); the major faults
@@ -55,9 +65,11 @@ typedef struct tb_read_ahead {
     int mode;            /* FATHOM_READ_AHEAD_* */
     int on;              /* asking ahead in this window */
     uint64_t major_at, minor_at; /* tb_os_thread_faults when the window began */
+    uintptr_t last_page[4];      /* per step: the page last asked for */
     size_t window_end;   /* the place where the window ends */
     size_t n;            /* places in this pass */
     tb_ahead_targets_fn targets;
+    tb_ahead_more_fn more;
     const void *context;
 } tb_read_ahead;
 
@@ -65,9 +77,15 @@ typedef struct tb_read_ahead {
  * (mode AUTO), on (ALWAYS) or never (OFF). */
 TB_INTERNAL void tb_ahead_init(tb_read_ahead *ra, int mode);
 
-/* A pass over n places in order, whose targets `targets` gives. */
+/* A pass over n places in order, whose targets `targets` gives (and
+ * `more` asks for the rest of, or NULL). */
 TB_INTERNAL void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
-                                const void *context);
+                                tb_ahead_more_fn more, const void *context);
+
+/* Ask for one step of target t (tb_pairs_ahead_range): a system call,
+ * unless it is the page this step asked for last (rows in table order
+ * share index and size pages by the dozen). */
+TB_INTERNAL void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step);
 
 /* Before the row at place j is probed (j = 0, 1, ... n - 1). */
 TB_INTERNAL void tb_ahead_window(tb_read_ahead *ra, size_t j);

@@ -1377,29 +1377,37 @@ static int decompress(const tb_pairs *p, const tb_map *map, uint64_t idx,
  * asked for, so that by the time a step runs they are in memory (or on
  * their way: then it waits for them, as the probe itself would have).
  */
-void tb_pairs_read_ahead(const tb_pairs *p, const tb_map *map, uint64_t idx, int step)
+int tb_pairs_ahead_range(const tb_pairs *p, const tb_map *map, uint64_t idx, int step,
+                         const uint8_t **addr, size_t *len)
 {
     if (p->constant || map->borrowed || !map->data)
-        return;
+        return 0;
     uint64_t main_idx = idx >> p->idx_bits;
     if (main_idx >= p->num_indices)
-        return;
+        return 0;
     if (step == TB_AHEAD_INDEX) {
-        tb_os_prefetch(map->data + p->index_table + 6 * main_idx, 6);
-    } else if (step == TB_AHEAD_SIZES) {
+        *addr = map->data + p->index_table + 6 * main_idx;
+        *len = 6;
+        return 1;
+    }
+    if (step == TB_AHEAD_SIZES) {
         /* The walk from the entry's block to the value's is a step or two
          * through the size table (find_block): its page is the one. */
         uint64_t block = tb_u32le(map->data + p->index_table + 6 * main_idx);
-        if (block < p->num_blocks)
-            tb_os_prefetch(map->data + p->size_table + 2 * block, 2);
-    } else {
-        uint64_t block;
-        int64_t lit;
-        if (find_block(p, map, idx, &block, &lit) == FATHOM_OK &&
-            tb_in_bounds(map, p->data + (block << p->block_log), (uint64_t)1 << p->block_log))
-            tb_os_prefetch(map->data + p->data + (block << p->block_log),
-                           (size_t)1 << p->block_log);
+        if (block >= p->num_blocks)
+            return 0;
+        *addr = map->data + p->size_table + 2 * block;
+        *len = 2;
+        return 1;
     }
+    uint64_t block;
+    int64_t lit;
+    if (find_block(p, map, idx, &block, &lit) != FATHOM_OK ||
+        !tb_in_bounds(map, p->data + (block << p->block_log), (uint64_t)1 << p->block_log))
+        return 0;
+    *addr = map->data + p->data + (block << p->block_log);
+    *len = (size_t)1 << p->block_log;
+    return 1;
 }
 
 /* ------------------------------------------------------------------ */

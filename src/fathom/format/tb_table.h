@@ -447,21 +447,22 @@ TB_INTERNAL const tb_pairs *tb_table_dtz_locate(const tb_table *t, const tb_cons
 
 /*
  * Read-ahead of value number idx of stream p of the mapped file `map`
- * (batch/tb_read_ahead.c): one step of its read, handed to
- * tb_os_prefetch.  A read takes three regions, each found from the one
- * before: TB_AHEAD_INDEX asks for the stream's sparse-index entry,
- * TB_AHEAD_SIZES reads that entry and asks for the block-size entry it
- * leads to, TB_AHEAD_BLOCK finds the block (find_block) and asks for it.
- * Run in that order some rows apart, each step reads only what the one
- * before asked for.  Reads are bounds-checked as a probe's are; a lost
- * page reads as zeros and marks the map damaged (tb_map_damaged), as the
- * probe of the same row would have.  Nothing for a constant stream or
- * the caller's bytes (tb_map_memory).
+ * (batch/tb_read_ahead.c): the bytes one step of its read will touch.
+ * A read takes three regions, each found from the one before:
+ * TB_AHEAD_INDEX is the stream's sparse-index entry, TB_AHEAD_SIZES the
+ * block-size entry that entry leads to (read here), TB_AHEAD_BLOCK the
+ * block (found here by find_block).  Run in that order some rows apart,
+ * each step reads only what the one before asked for.  Reads are
+ * bounds-checked as a probe's are; a lost page reads as zeros and marks
+ * the map damaged (tb_map_damaged), as the probe of the same row would
+ * have.  RETURN: 1 (*addr, *len set), or 0: nothing to ask for (a
+ * constant stream, the caller's bytes (tb_map_memory), an index or block
+ * out of range).
  */
 #define TB_AHEAD_INDEX 3
 #define TB_AHEAD_SIZES 2
 #define TB_AHEAD_BLOCK 1
-TB_INTERNAL void tb_pairs_read_ahead(const tb_pairs *p, const tb_map *map, uint64_t idx,
-                                     int step);
+TB_INTERNAL int tb_pairs_ahead_range(const tb_pairs *p, const tb_map *map, uint64_t idx,
+                                     int step, const uint8_t **addr, size_t *len);
 
 #endif /* PYFATHOM_TB_TABLE_H */

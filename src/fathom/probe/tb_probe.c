@@ -397,36 +397,87 @@ static const tb_table *mapped_table(const tb_slot *slot)
                                                                               : NULL;
 }
 
-unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
-                              tb_ahead_target out[TB_AHEAD_TARGETS])
+/* Row i as a position, standard chess only: 1 (*pos set), or 0. */
+static int row_position(const tb_batch_rows *rows, size_t i, tb_pos *pos)
 {
     const uint64_t *const *bb = rows->bb;
-    tb_pos pos;
-    if (!tb_rules_are_inline(rows->tb) ||
-        prepare(rows->tb, &pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i], bb[5][i],
-                bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) != FATHOM_OK)
-        return 0;
-    tb_key key = tb_key_of(&pos, 0);
-    const tb_entry *e = tb_lookup(rows->tb, key);
+    return tb_rules_are_inline(rows->tb) &&
+           prepare(rows->tb, pos, bb[0][i], bb[1][i], bb[2][i], bb[3][i], bb[4][i], bb[5][i],
+                   bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) == FATHOM_OK;
+}
+
+/* Where pos's WDL value and (with_dtz) DTZ value lie, in tables already
+ * mapped, into out; RETURN how many; *unstored: the DTZ table is mapped
+ * and holds the other side to move (the DTZ probe searches a ply). */
+static unsigned position_targets(const fathom_tb *tb, const tb_pos *pos, int with_dtz,
+                                 tb_ahead_target out[TB_AHEAD_TARGETS], int *unstored)
+{
+    tb_key key = tb_key_of(pos, 0);
+    const tb_entry *e = tb_lookup(tb, key);
+    *unstored = 0;
     if (!e)
         return 0;
     unsigned n = 0, stream = 0;
     uint64_t idx = 0, size = 0;
     const tb_table *wdl = mapped_table(&e->wdl);
-    if (wdl && tb_table_locate(wdl, &rows->tb->consts, &pos, key, &stream, &idx, &size)) {
+    if (wdl && tb_table_locate(wdl, &tb->consts, pos, key, &stream, &idx, &size)) {
         out[n].pairs = &wdl->enc[stream].pairs;
         out[n].map = &wdl->map;
         out[n++].idx = idx;
     }
-    const tb_table *dtz = rows->dtz_out ? mapped_table(&e->dtz) : NULL;
-    const tb_pairs *p = dtz ? tb_table_dtz_locate(dtz, &rows->tb->consts, &pos, key, &idx)
-                            : NULL;
+    const tb_table *dtz = with_dtz ? mapped_table(&e->dtz) : NULL;
+    const tb_pairs *p = dtz ? tb_table_dtz_locate(dtz, &tb->consts, pos, key, &idx) : NULL;
     if (p) {
         out[n].pairs = p;
         out[n].map = &dtz->map;
         out[n++].idx = idx;
     }
+    *unstored = dtz && !p;
     return n;
+}
+
+unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
+                              tb_ahead_target out[TB_AHEAD_TARGETS])
+{
+    tb_pos pos;
+    int unstored;
+    return row_position(rows, i, &pos)
+               ? position_targets(rows->tb, &pos, rows->dtz_out != NULL, out, &unstored)
+               : 0;
+}
+
+void tb_batch_row_children_ahead(const tb_batch_rows *rows, size_t i, tb_read_ahead *ra)
+{
+    tb_pos pos;
+    if (!rows->dtz_out || !row_position(rows, i, &pos))
+        return;
+    tb_key key = tb_key_of(&pos, 0);
+    const tb_entry *e = tb_lookup(rows->tb, key);
+    const tb_table *wdl = e ? mapped_table(&e->wdl) : NULL;
+    const tb_table *dtz = e ? mapped_table(&e->dtz) : NULL;
+    unsigned stream;
+    uint64_t idx, size;
+    int v = 0;
+    /* No search for a draw (by the table's value: a capture may still
+     * change it, rarely), nor where the DTZ table holds the side. */
+    if (!wdl || !dtz ||
+        !tb_table_locate(wdl, &rows->tb->consts, &pos, key, &stream, &idx, &size) ||
+        tb_table_wdl_at(wdl, stream, idx, NULL, &v) != FATHOM_OK || v == 0 ||
+        tb_table_dtz_locate(dtz, &rows->tb->consts, &pos, key, &idx))
+        return;
+    int unstored;
+    tb_move moves[TB_MAX_LEGAL];
+    int n = tb_gen_legal(&pos, TB_GEN_ALL, moves);
+    for (int m = 0; m < n; m++) {
+        tb_pos child;
+        tb_do_move(&pos, moves[m], &child);
+        if (child.rule50 == 0)
+            continue; /* a capture or pawn move: other tables, or WDL only */
+        tb_ahead_target at[TB_AHEAD_TARGETS];
+        unsigned k = position_targets(rows->tb, &child, 1, at, &unstored);
+        for (unsigned t = 0; t < k; t++)
+            tb_ahead_target_step(ra, &at[t], TB_AHEAD_BLOCK);
+    }
 }
 
 /* Index bits a batch key keeps (tb_batch_order_key): what the table's
