@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "fathom.h"
-#include "rules/tb_variant.h"
 
 /* Byte 4 of a file: its layout. */
 #define FILE_TWO_SIDES 1 /* WDL: both sides to move stored (else one) */
@@ -167,8 +166,13 @@ void tb_consts_init(tb_consts *c)
     init_diagonals(c);
     init_king_pairs(c);
     init_pawn_indices(c);
-    /* Standard chess's file format; fathom_open_variant may switch it. */
-    tb_variant_format_init(c, FATHOM_VARIANT_STANDARD);
+}
+
+int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
+                        uint32_t magic)
+{
+    int k = is_dtz != 0;
+    return magic == c->magic[k] || (has_pawns && magic == c->pawn_magic[k]);
 }
 
 /* ------------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 
 #include "fathom_helpers.h"
 #include "rules/tb_chess.h"
+#include "rules/tb_movegen.h"
 
 static const char piece_letters[] = " PNBRQK";
 
