@@ -17,8 +17,9 @@
 #include "rules/tb_variant.h"
 
 /* Where the search (tb_search.c) and the root probes below meet the
- * instance's game: through its rules table (tb_search.h), except that
- * standard chess's search is called by name (tb_rules_are_inline). */
+ * instance's game: through its rules table (rules/tb_rules.h).  The search
+ * is the probe layer's to pick, not the rules': standard chess's, with its
+ * rules inline (tb_rules_are_inline), or the one over a variant's table. */
 
 TB_ALWAYS_INLINE int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
 {
