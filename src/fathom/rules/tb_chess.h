@@ -20,6 +20,21 @@
 enum { TB_BLACK = 0, TB_WHITE = 1 };
 enum { TB_PAWN = 1, TB_KNIGHT, TB_BISHOP, TB_ROOK, TB_QUEEN, TB_KING };
 
+/* Each piece type's letter, indexed by type: the one table of them for
+ * table names (format/tb_table.c), SAN out (helpers/tb_san.c) and SAN in
+ * (helpers/tb_game.c). */
+#define TB_PIECE_LETTERS " PNBRQK"
+
+/* The piece type of an upper-case letter of TB_PIECE_LETTERS; 0 for any
+ * other character. */
+static inline int tb_piece_of_letter(char ch)
+{
+    for (int t = TB_PAWN; t <= TB_KING; t++)
+        if (TB_PIECE_LETTERS[t] == ch)
+            return t;
+    return 0;
+}
+
 typedef struct tb_pos {
     uint64_t color[2]; /* [TB_BLACK], [TB_WHITE] */
     uint64_t type[7];  /* [TB_PAWN] .. [TB_KING]; [0] unused, always 0 */
