@@ -6,7 +6,8 @@ which neighbouring indices differ) into a temporary folder, and both
 readers read them:
 
 * raw reads: the value pyfathom's decoder reads for a position
-  (pyfathom._core's tests-only pyfathom_test_raw_read) against
+  (tests/c/raw_read.c's pyfathom_test_raw_read, built for the tests only:
+  support/raw_decoder.py) against
   python-chess 1.11.2's own table reader (WdlTable.probe_wdl_table,
   DtzTable.probe_dtz_table) on random positions of materials covering every
   class of the index: pawnless with groups of 2-5 like pieces and with six
@@ -47,6 +48,7 @@ import pytest
 from pyfathom._core import ffi, lib
 from support import syzygy_writer as writer
 from support import table_cache
+from support.raw_decoder import decoder
 from support.sanitizer import SANITIZED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +126,7 @@ def raw_read(path: Path, name: str, is_dtz: bool, boards: Sequence[chess.Board],
     values = np.zeros(len(boards), dtype=np.int32)
     stored = np.zeros(len(boards), dtype=np.int8)
     status = np.zeros(len(boards), dtype=np.int8)
-    rc = lib.pyfathom_test_raw_read(
+    rc = decoder().pyfathom_test_raw_read(
         str(path).encode(), name.encode(), int(is_dtz), len(boards),
         ffi.from_buffer("uint64_t[]", rows), ffi.from_buffer("uint8_t[]", turns),
         ffi.from_buffer("int8_t[]", wdl), ffi.from_buffer("int32_t[]", values),
