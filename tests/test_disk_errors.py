@@ -28,8 +28,9 @@ import chess
 import pytest
 
 from support import disk_victim
-from test_disk_survival import (DAMAGED, IO_STATUS, board_key, boards, check_outcomes,  # noqa: F401
-                                oracle_values, rows_of, run_victim, spec_for)
+from support.disk_damage import (DAMAGED, IO_STATUS, board_key, boards,  # noqa: F401 (a fixture)
+                                 check_outcomes, oracle_values, rows_of, run_victim,
+                                 spec_for)
 
 EIO_FS = Path(__file__).resolve().parent / "support" / "eio_fs.py"
 
