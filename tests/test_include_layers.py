@@ -3,7 +3,9 @@ layer.  Read from the ``#include`` lines of the files that
 ``src/fathom/sources.txt`` lists (nothing is compiled; well under a second).
 
 The unit is the module: a ``.c`` file and the header of the same name in
-its folder (``rules/tb_chess.c`` and ``rules/tb_chess.h``).  A module
+its folder (``rules/tb_chess.c`` and ``rules/tb_chess.h``; a public header
+and the source of its name in its layer, ``tbprobe.h`` and
+``facades/tbprobe.c``).  A module
 includes another when any of its files does, so a source that includes a
 header whose module includes back is a circle, though no file includes
 itself.
@@ -16,7 +18,9 @@ PUBLIC_LAYERS: the instance API's headers (``fathom.h``, ``fen.h``,
 ``fathom_helpers.h``: the types, codes and prototypes every layer shares and
 implements its part of) are the contract, below everything, and include no
 private header; Fathom's ``tbprobe.h`` and ``tbconfig.h`` belong to the
-facades, so no layer below them may know Fathom's packed results.
+facades, so no layer below them may know Fathom's packed results.  A
+``*_body.h`` (a body compiled into each file that includes it, after the
+macros it reads) is a module like any header.
 """
 
 from __future__ import annotations
@@ -48,9 +52,18 @@ def _resolve(name: str, includer: str, files: Set[str]) -> str:
     raise AssertionError(f'{includer}: #include "{name}" is not a file of sources.txt')
 
 
-def module_of(path: str) -> str:
-    """A file's module: its path without the suffix."""
-    return path.rsplit(".", 1)[0]
+def module_of(path: str, files: Set[str] = frozenset()) -> str:
+    """A file's module: its path without the suffix; a public header with
+    one source of its name in its own layer joins that source's module
+    (``tbprobe.h`` and ``facades/tbprobe.c``; not ``fen.h``, the contract,
+    and ``helpers/fen.c``)."""
+    stem = path.rsplit(".", 1)[0]
+    if "/" not in path and path in PUBLIC_LAYERS:
+        owners = [f for f in files if f.endswith(".c") and Path(f).stem == stem
+                  and f.split("/", 1)[0] == PUBLIC_LAYERS[path]]
+        if len(owners) == 1:
+            return owners[0].rsplit(".", 1)[0]
+    return stem
 
 
 def layer_of(module: str) -> int:
@@ -66,12 +79,12 @@ def layer_of(module: str) -> int:
 def include_graph(core: Path = CORE) -> dict[str, set[str]]:
     """Module -> the other modules its files include."""
     files = set(core_files(core))
-    graph: dict[str, set[str]] = {module_of(f): set() for f in files}
+    graph: dict[str, set[str]] = {module_of(f, files): set() for f in files}
     for path in files:
         text = (core / path).read_text(encoding="utf-8")
-        source = module_of(path)
+        source = module_of(path, files)
         for name in _INCLUDE.findall(text):
-            target = module_of(_resolve(name, path, files))
+            target = module_of(_resolve(name, path, files), files)
             if target != source:
                 graph[source].add(target)
     return graph
