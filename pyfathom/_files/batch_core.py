@@ -217,7 +217,7 @@ Item = TypeVar("Item")
 
 @dataclass
 class Pipeline(Generic[Item]):
-    """How a batch run (:func:`pyfathom.batch_files.run_batch`,
+    """How a batch run (``pyfathom.batch_files.run_batch``,
     :func:`pyfathom.columnar.run_columnar_batch`) reads, writes and reports
     its items (a probed chunk of lines, a probed slice of rows)."""
 
