@@ -40,7 +40,6 @@ are escaped (``\u0000``).
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
 from collections.abc import Callable
 from typing import IO, Any
@@ -48,7 +47,7 @@ from typing import IO, Any
 import numpy as np
 
 from ._files.batch_core import OK as OK  # for callers that test rows against it
-from ._files.batch_core import MAX_LINE, BatchStats, Chunk, ProbedChunk, parse_chunk, probe_parsed
+from ._files.batch_core import MAX_LINE, BatchStats, Chunk, Pipeline, ProbedChunk, parse_chunk, probe_parsed, run_pipeline
 from ._files.line_chunks import CHUNK_LINES as CHUNK_LINES  # lines parsed and probed per C call
 from ._files.line_chunks import read_chunks as read_chunks
 from ._files.line_chunks import skipped_lines as skipped_lines
@@ -222,6 +221,11 @@ def open_input(path: str) -> tuple[IO[bytes], int]:
     return stream, size
 
 
+# run_batch and pyfathom.columnar.run_columnar_batch take the same keyword
+# options (dtz, threads, strict, on_bad, progress: the command line passes
+# the same ones to either) and share their loop (batch_core.run_pipeline);
+# the signatures stay written out in each, as they are public: help(), the
+# type checker and the docs show every parameter of each.
 def run_batch(
     tb: Any,
     stream: IO[bytes],
@@ -244,39 +248,20 @@ def run_batch(
     run stops at the first bad line (rows before it are written).
     """
     writer = RowWriter(out, fmt, carry)
-    stats = BatchStats()
+    chunks = read_chunks(stream, chunk_lines)
     done_bytes = 0
-    # One chunk is read, parsed and probed (C calls, GIL released) in a
-    # worker while the previous one is written: at most two chunks in memory.
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pyfathom-batch") as pool:
-        chunks = read_chunks(stream, chunk_lines)
 
-        def next_probed() -> ProbedChunk | None:
-            chunk = next(chunks, None)
-            return None if chunk is None else probe_chunk(tb, chunk, dtz=dtz, threads=threads)
+    def next_probed() -> ProbedChunk | None:
+        chunk = next(chunks, None)
+        return None if chunk is None else probe_chunk(tb, chunk, dtz=dtz, threads=threads)
 
-        pending = pool.submit(next_probed)
-        while True:
-            probed = pending.result()
-            if probed is None:
-                break
-            pending = pool.submit(next_probed)
-            chunk = probed.chunk
-            bad = probed.bad_rows()
-            if strict and len(bad):
-                first = int(bad[0])
-                writer.write(probed, first)
-                stats.add(probed, first + 1)
-                if on_bad is not None:
-                    on_bad(chunk.first_line + first, probed.line_text(first), probed.reason(first))
-                pending.cancel()
-                break
-            writer.write(probed)
-            stats.add(probed)
-            if on_bad is not None:
-                for i in bad.tolist():
-                    on_bad(chunk.first_line + i, probed.line_text(i), probed.reason(i))
-            done_bytes += chunk.nbytes
-            if progress is not None:
-                progress(stats.lines, done_bytes)
-    return stats
+    def after(probed: ProbedChunk, stats: BatchStats) -> None:
+        nonlocal done_bytes
+        done_bytes += probed.chunk.nbytes
+        if progress is not None:
+            progress(stats.lines, done_bytes)
+
+    return run_pipeline(Pipeline(
+        next_probed, lambda probed: probed, writer.write,
+        lambda probed, i: (probed.chunk.first_line + i, probed.line_text(i), probed.reason(i)),
+        after), strict=strict, on_bad=on_bad, thread_name="pyfathom-batch")

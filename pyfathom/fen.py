@@ -29,7 +29,7 @@ This module is the grammar's one statement.  ``pyfathom batch`` reads lines
 with the core's C parser first (one call per chunk, no Python per line);
 that parser accepts only what this grammar accepts, and every line it does
 not settle alone (refused, or with text after the position's fields) gets
-this module's verdict (:func:`settle_by_grammar`).
+this module's verdict (``settle_by_grammar``).
 
 >>> split_position("8/8/8/8/8/8/2Rk4/1K6_b")
 ('8/8/8/8/8/8/2Rk4/1K6 b - - 0 1', {})
