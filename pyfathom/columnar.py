@@ -34,14 +34,14 @@ without it every function here raises :class:`MissingExtraError`, which says so.
 
 from __future__ import annotations
 
-import concurrent.futures
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._files.batch_core import MAX_LINE, BatchStats, Chunk, Parsed, ProbedChunk, parse_chunk, probe_parsed
+from ._files.batch_core import (MAX_LINE, BatchStats, Chunk, Parsed, Pipeline, ProbedChunk, parse_chunk,
+                                probe_parsed, run_pipeline)
 # The formats, errors and files (pyfathom._files.columnar_files), named here too.
 from ._files.columnar_files import COLUMNAR_FORMATS as COLUMNAR_FORMATS
 from ._files.columnar_files import FORMAT_NAMES as FORMAT_NAMES
@@ -366,6 +366,8 @@ def output_schema(pa: Any, schema: Any, dtz: bool, path: str) -> Any:
     return pa.schema(list(schema) + _result_fields(pa, dtz), metadata=schema.metadata)
 
 
+# The keyword options are pyfathom.batch_files.run_batch's (see the comment
+# there: one loop, two public signatures).
 def run_columnar_batch(
     tb: Any,
     input_path: str,
@@ -426,7 +428,6 @@ def _stream(pa: Any, tb: Any, source: _Source | TextSource, sink: _Sink | TextSi
             dtz: bool, threads: int | None, strict: bool,
             on_bad: Callable[[int, str, str], None] | None,
             progress: Callable[[int, int], None] | None) -> BatchStats:
-    stats = BatchStats()
     batches = source.batches()
     done = 0
 
@@ -450,28 +451,12 @@ def _stream(pa: Any, tb: Any, source: _Source | TextSource, sink: _Sink | TextSi
         except (OSError, pa.ArrowException) as e:
             raise ColumnarError(f"cannot write {sink.path}: {_arrow_message(e)}") from None
 
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pyfathom-columnar") as pool:
-        pending = pool.submit(next_rows)
-        while True:
-            rows = pending.result()
-            if rows is None:
-                break
-            pending = pool.submit(next_rows)
-            bad = rows.probed.bad_rows()
-            if strict and len(bad):
-                first = int(bad[0])
-                write(rows, first)
-                stats.add(rows.probed, first + 1)
-                if on_bad is not None:
-                    on_bad(rows.first_row + first, rows.row_text(first), rows.reason(first))
-                pending.cancel()
-                break
-            write(rows, len(rows))
-            stats.add(rows.probed)
-            if on_bad is not None:
-                for i in bad.tolist():
-                    on_bad(rows.first_row + i, rows.row_text(i), rows.reason(i))
-            if progress is not None:
-                progress(stats.lines, source.total_rows)
-    return stats
+    def after(rows: ProbedRows, stats: BatchStats) -> None:
+        if progress is not None:
+            progress(stats.lines, source.total_rows)
+
+    return run_pipeline(Pipeline(
+        next_rows, lambda rows: rows.probed, write,
+        lambda rows, i: (rows.first_row + i, rows.row_text(i), rows.reason(i)), after),
+        strict=strict, on_bad=on_bad, thread_name="pyfathom-columnar")
 

@@ -6,8 +6,10 @@ into numpy bitboards, probed with the batch probes, each row with its
 
 from __future__ import annotations
 
+import concurrent.futures
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -55,7 +57,8 @@ class Parsed:
 
 def parse_chunk(chunk: Chunk) -> Parsed:
     """Parse every line of a chunk (FEN or EPD) with one C call; the few
-    lines it refuses get a second reading by :mod:`pyfathom.fen`'s grammar."""
+    lines it does not settle alone (refused, or with EPD operations) get
+    :mod:`pyfathom.fen`'s verdict."""
     n = len(chunk)
     masks = {name: np.empty(n, dtype=np.uint64) for name in _MASKS}
     ep = np.empty(n, dtype=np.uint8)
@@ -68,10 +71,9 @@ def parse_chunk(chunk: Chunk) -> Parsed:
                               [masks[name] for name in _MASKS], ep, turn, castling,
                               begin, end, status)
     parsed = Parsed(masks, ep, turn, castling, begin, end, status)
-    if status.any():
-        from pyfathom.fen import reparse_refused
+    from pyfathom.fen import settle_by_grammar
 
-        reparse_refused(chunk, parsed)  # 2, 3 or 5 fields, "_" for blanks
+    settle_by_grammar(chunk, parsed)  # EPD operations; 2, 3 or 5 fields, "_" for blanks
     return parsed
 
 
@@ -208,3 +210,58 @@ class BatchStats:
         self.probed += int(counts[OK])
         self.skipped += int(counts[Status.SKIPPED])
         self.bad += len(status) - int(counts[OK]) - int(counts[Status.SKIPPED])
+
+
+Item = TypeVar("Item")
+
+
+@dataclass
+class Pipeline(Generic[Item]):
+    """How a batch run (``pyfathom.batch_files.run_batch``,
+    :func:`pyfathom.columnar.run_columnar_batch`) reads, writes and reports
+    its items (a probed chunk of lines, a probed slice of rows)."""
+
+    next_item: Callable[[], Item | None]
+    """Read and probe the next item (None: the input is done); runs in the
+    worker thread."""
+    probed: Callable[[Item], ProbedChunk]
+    write: Callable[[Item, int], None]
+    """Write the item's first n rows."""
+    describe: Callable[[Item, int], tuple[int, str, str]]
+    """Row i's (line or row number, text, reason), for ``on_bad``."""
+    after: Callable[[Item, BatchStats], None]
+    """Called after an item is written and counted (progress)."""
+
+
+def run_pipeline(pipeline: Pipeline[Item], *, strict: bool,
+                 on_bad: Callable[[int, str, str], None] | None,
+                 thread_name: str) -> BatchStats:
+    """The one loop of a batch run: the next item is read and probed (C
+    calls, GIL released) in a worker while this one is written, so at most
+    two items are in memory; each item's rows are counted; with strict, the
+    run stops at the first bad row, the rows before it written."""
+    stats = BatchStats()
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=thread_name) as pool:
+        pending = pool.submit(pipeline.next_item)
+        while True:
+            item = pending.result()
+            if item is None:
+                break
+            pending = pool.submit(pipeline.next_item)
+            probed = pipeline.probed(item)
+            bad = probed.bad_rows()
+            if strict and len(bad):
+                first = int(bad[0])
+                pipeline.write(item, first)
+                stats.add(probed, first + 1)
+                if on_bad is not None:
+                    on_bad(*pipeline.describe(item, first))
+                pending.cancel()
+                break
+            pipeline.write(item, len(probed.status))
+            stats.add(probed)
+            if on_bad is not None:
+                for i in bad.tolist():
+                    on_bad(*pipeline.describe(item, i))
+            pipeline.after(item, stats)
+    return stats

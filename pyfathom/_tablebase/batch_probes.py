@@ -3,7 +3,7 @@ positions given as numpy arrays, in one C call without the GIL."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import chess
 
@@ -82,6 +82,9 @@ class BatchProbes:
             str(self.variant.uci_variant), precise)
         return out
 
+    # The bitboard probes share one body (_probe_columns); their ten array
+    # parameters stay written out in each signature, as public methods'
+    # parameters are (help(), the type checker and the docs show them).
     def probe_wdl_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
                             kings: npt.ArrayLike, queens: npt.ArrayLike,
                             rooks: npt.ArrayLike, bishops: npt.ArrayLike,
@@ -146,12 +149,9 @@ class BatchProbes:
             :exc:`ValueError` for a wrong shape, a length that differs from
             ``white``'s, or a value out of range.
         """
-        from pyfathom._tablebase import batch_arrays as _batch_arrays
-
-        self._check_rows_variant(variant)
-        out: npt.NDArray[np.int8] = _batch_arrays.probe_arrays(
-            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
-            False, threads, status)
+        out: npt.NDArray[np.int8] = self._probe_columns(
+            (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            False, threads, status, variant)
         return out
 
     def probe_dtz_bitboards(self, white: npt.ArrayLike, black: npt.ArrayLike,
@@ -184,13 +184,25 @@ class BatchProbes:
         ...     tb.probe_dtz_bitboards(*cols, ep=[0], turn=[0], precise=exact), exact
         (array([-53], dtype=int16), array([0], dtype=uint8))
         """
+        out: npt.NDArray[np.int16] = self._probe_columns(
+            (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            True, threads, status, variant, precise)
+        return out
+
+    def _probe_columns(self, columns: tuple[npt.ArrayLike, ...], dtz: bool,
+                       threads: Optional[int], status: Optional[npt.NDArray[np.uint8]],
+                       variant: Optional[str],
+                       precise: Optional[npt.NDArray[np.uint8]] = None,
+                       as_stored: bool = False) -> Any:
+        """The one body of :meth:`probe_wdl_bitboards`,
+        :meth:`probe_dtz_bitboards` and :meth:`probe_dtz_bitboards_as_stored`
+        (their signatures stay written out, each with its parameters and its
+        return type: help(), the type checker and the docs show them)."""
         from pyfathom._tablebase import batch_arrays as _batch_arrays
 
         self._check_rows_variant(variant)
-        out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
-            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
-            True, threads, status, precise)
-        return out
+        return _batch_arrays.probe_arrays(self._h, columns, dtz, threads, status, precise,
+                                          as_stored=as_stored)
 
     def probe_dtz_bitboards_as_stored(
             self, white: npt.ArrayLike, black: npt.ArrayLike, kings: npt.ArrayLike,
@@ -202,9 +214,7 @@ class BatchProbes:
         """:meth:`probe_dtz_bitboards` with the precise flags of
         :meth:`~pyfathom.Tablebase.probe_dtz_as_stored` in ``precise`` (the
         same DTZ)."""
-        from pyfathom._tablebase import batch_arrays as _batch_arrays
-
-        out: npt.NDArray[np.int16] = _batch_arrays.probe_arrays(
-            self._h, (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
-            True, threads, status, precise, as_stored=True)
+        out: npt.NDArray[np.int16] = self._probe_columns(
+            (white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn),
+            True, threads, status, None, precise, as_stored=True)
         return out
