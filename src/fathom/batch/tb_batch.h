@@ -17,21 +17,6 @@
 #include "format/tb_table.h"
 #include "probe/tb_probe.h" /* the rows, as the probes answer them */
 
-/* Row i's own table reads that can be known before it is probed (read
- * ahead, tb_read_ahead.h): its WDL value and, for a DTZ row, its DTZ
- * value, in tables already mapped; standard chess only.  Nothing is
- * mapped, faulted in or decoded.  RETURN how many went into out. */
-TB_INTERNAL unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
-                                          tb_ahead_target out[TB_AHEAD_TARGETS]);
-
-/* A DTZ row whose DTZ table (mapped) holds the other side to move: its
- * probe searches one ply, reading each quiet child's WDL and DTZ values;
- * ask for those blocks now (TB_AHEAD_BLOCK: their index and size entries
- * are read as they stand, which for a table a batch reads all over are in
- * memory after its first rows).  Nothing for other rows. */
-TB_INTERNAL void tb_batch_row_children_ahead(const tb_batch_rows *rows, size_t i,
-                                             tb_read_ahead *ra);
-
 /* Rows one slice holds at most: the row's place fits the key's low
  * TB_SLICE_ROW_BITS bits (probe/tb_probe.h).  The more rows a slice holds,
  * the more of them share a block (see tb_batch_sorted.c for what it gave). */

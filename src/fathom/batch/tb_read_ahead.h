@@ -15,17 +15,10 @@
 #include <stdint.h>
 
 #include "format/tb_table.h"
+#include "probe/tb_probe.h"
 
-/* One table read a row will make: value idx of stream pairs of map. */
-typedef struct tb_ahead_target {
-    const tb_pairs *pairs;
-    const tb_map *map;
-    uint64_t idx;
-} tb_ahead_target;
-
-/* A row's own reads that are known ahead: its WDL value, and a DTZ row's
- * DTZ value. */
-#define TB_AHEAD_TARGETS 2
+/* tb_ahead_target and TB_AHEAD_TARGETS: probe/tb_probe.h, whose probes
+ * know where a row's reads lie. */
 
 /* The targets of the row at place k of the slice's order, into out;
  * RETURN how many (0: none known, e.g. a table not mapped yet). */

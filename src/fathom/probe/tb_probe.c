@@ -448,7 +448,8 @@ unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
                : 0;
 }
 
-void tb_batch_row_children_ahead(const tb_batch_rows *rows, size_t i, tb_read_ahead *ra)
+void tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i, tb_ahead_each_fn each,
+                                   void *context)
 {
     tb_pos pos;
     if (!rows->dtz_out || !row_position(rows, i, &pos))
@@ -478,7 +479,7 @@ void tb_batch_row_children_ahead(const tb_batch_rows *rows, size_t i, tb_read_ah
         tb_ahead_target at[TB_AHEAD_TARGETS];
         unsigned k = position_targets(rows->tb, &child, 1, at, &unstored);
         for (unsigned t = 0; t < k; t++)
-            tb_ahead_target_step(ra, &at[t], TB_AHEAD_BLOCK);
+            each(context, &at[t]);
     }
 }
 

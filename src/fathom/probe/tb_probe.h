@@ -75,4 +75,33 @@ TB_INTERNAL void tb_batch_wdl_end(const tb_batch_rows *rows, size_t i,
  */
 TB_INTERNAL uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i);
 
+/* One table read a row will make: value idx of stream pairs of map. */
+typedef struct tb_ahead_target {
+    const tb_pairs *pairs;
+    const tb_map *map;
+    uint64_t idx;
+} tb_ahead_target;
+
+/* A row's own reads that are known ahead: its WDL value, and a DTZ row's
+ * DTZ value. */
+#define TB_AHEAD_TARGETS 2
+
+/* Row i's own table reads that can be known before it is probed (read
+ * ahead, tb_read_ahead.h): its WDL value and, for a DTZ row, its DTZ
+ * value, in tables already mapped; standard chess only.  Nothing is
+ * mapped, faulted in or decoded.  RETURN how many went into out. */
+TB_INTERNAL unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
+                                          tb_ahead_target out[TB_AHEAD_TARGETS]);
+
+/* A DTZ row whose DTZ table (mapped) holds the other side to move: its
+ * probe searches one ply, reading each quiet child's WDL and DTZ values;
+ * each of those reads is handed to `each` (the batch asks for their
+ * blocks: their index and size entries are read as they stand, which for
+ * a table a batch reads all over are in memory after its first rows).
+ * Nothing for other rows.  A callback, not the read-ahead itself: the
+ * probe layer knows the reads, the batch layer above it asks for them. */
+typedef void (*tb_ahead_each_fn)(void *context, const tb_ahead_target *target);
+TB_INTERNAL void tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
+                                               tb_ahead_each_fn each, void *context);
+
 #endif /* PYFATHOM_TB_PROBE_H */
