@@ -183,10 +183,12 @@ def spread(values: Sequence[float]) -> dict[str, float]:
 def drop_page_cache(files: Sequence[Path]) -> None:
     """Ask the kernel to drop the cached pages of ``files``: a later read
     goes to the disk, provided nothing has them mapped (start the server
-    after this)."""
+    after this).  Written back first: the kernel keeps dirty pages (a
+    table just generated)."""
     for path in files:
         fd = os.open(path, os.O_RDONLY)
         try:
+            os.fsync(fd)
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         finally:
             os.close(fd)

@@ -153,3 +153,39 @@ def test_live_servers_answer_alike_in_every_mode(synthetic_tables: Path) -> None
             os.environ[server_app.ENV_TOGETHER] = saved
     assert answers["threads"] == answers["off"]
     assert answers["batch"] == answers["off"]
+
+
+def test_bench_server_cold_runs(synthetic_tables: Path, tmp_path: Path) -> None:
+    """benchmarks/bench_server_cold.py runs (tiny tables, a few requests;
+    speed is measured there, never asserted here): every field of its
+    report is there, and its cold and warm replays, in both modes, gave
+    the same answers (it fails otherwise)."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    log = tmp_path / "log.jsonl"
+    cmd = [sys.executable, str(root / "benchmarks" / "bench_server_cold.py"),
+           "--tables", str(synthetic_tables), "--materials", SYNTHETIC, "--requests", "12",
+           "--batch-every", "4", "--batch-size", "3", "--clients", "4", "--workers", "1",
+           "--rounds", "1", "--log", str(log), "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["answers_identical"] is True
+    assert result["requests"] == 12 and result["batch_requests"] == 3
+    for mode in ("off", "threads"):
+        for phase in ("cold", "warm"):
+            for endpoint in ("standard", "batch"):
+                figures = result["summary"][mode][phase][endpoint]
+                assert set(figures) == {"p50_ms", "p90_ms", "p99_ms", "max_ms"}
+                assert 0 < figures["p50_ms"]["median"] <= figures["max_ms"]["median"]
+    assert set(result["summary"]["off_over_threads_cold"]) == {"standard", "batch"}
+    # The log is recorded once and replayed as it is.
+    recorded = log.read_text()
+    proc = subprocess.run(cmd[:-1] + ["--modes", "threads"], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "answers identical cold/warm and across modes: True" in proc.stdout
+    assert log.read_text() == recorded
