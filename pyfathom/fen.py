@@ -6,7 +6,12 @@ A position is written as a FEN or an EPD line:
 - the piece placement and the side to move (``w``/``b``) are required;
   castling rights, en-passant square, halfmove clock and fullmove number
   may follow, in that order, and default to ``-``, ``-``, ``0`` and ``1``
-  (so 2 to 6 fields: ``8/8/8/8/8/8/2Rk4/1K6 b`` is a position);
+  (so 2 to 6 fields: ``8/8/8/8/8/8/2Rk4/1K6 b`` is a position); castling
+  rights are ``-`` or distinct letters of ``KQkq`` (no Shredder or X-FEN
+  file letters: no table holds a castling position anyway); the clocks
+  are numbers from 0 to :data:`MAX_CLOCK`; nothing may follow the sixth
+  field (python-chess's ``Board(fen)`` refuses "more parts than expected"
+  too);
 - after the first four fields, EPD operations may follow (``id "x";``,
   ``bm Kb3;``, ``hmvc 12;``): an opcode (a letter, then letters, digits or
   ``_``), its operands, a ``;`` (optional after the last one); operands in
@@ -19,6 +24,12 @@ A position is written as a FEN or an EPD line:
 Errors are :class:`FenError` (a ValueError) whose message names the input
 once, as it was given: ``invalid fen '8/8/8 w': ...``; the probing errors
 of a parsed position name its FEN the same way (:func:`position_error`).
+
+This module is the grammar's one statement.  ``pyfathom batch`` reads lines
+with the core's C parser first (one call per chunk, no Python per line);
+that parser accepts only what this grammar accepts, and every line it does
+not settle alone (refused, or with text after the position's fields) gets
+this module's verdict (:func:`settle_by_grammar`).
 
 >>> split_position("8/8/8/8/8/8/2Rk4/1K6_b")
 ('8/8/8/8/8/8/2Rk4/1K6 b - - 0 1', {})
@@ -33,16 +44,35 @@ from typing import Any, Optional
 
 import chess
 
+from pyfathom._bindings import lowlevel as _lowlevel
+
 __all__ = ["FenError", "split_position", "epd_operations", "parse_board", "position_error"]
 
+MAX_CLOCK = 2**32 - 1
+"""Largest halfmove clock and fullmove number of a position: lila-tablebase's
+FEN parser holds them in 32 bits and refuses larger ones (the C parser of
+``pyfathom batch`` holds 16 bits: :func:`reparse_refused` gives it larger
+clocks as 65,535, which the 50-move rule reads the same as any clock past
+100)."""
+
+_BLANK_BYTES = b" \t\n\v\f\r"
 _DEFAULTS = ("-", "-", "0", "1")  # fields 3 to 6
 _FIELD_PATTERNS = (  # fields 3 to 6, to tell a field from an EPD opcode
-    re.compile(r"-|[KQkqA-Ha-h]{1,4}"),
+    re.compile(r"-|(?!.*(.).*\1)[KQkq]{1,4}"),  # distinct letters, as the C parser
     re.compile(r"-|[a-h][1-8]"),
     re.compile(r"[0-9]+"),
     re.compile(r"[0-9]+"),
 )
-_OPERATION = re.compile(r'\s*([A-Za-z][A-Za-z0-9_]*)((?:\s*(?:"[^"]*"|[^\s;"]+))*)\s*(?:;|$)')
+# An opcode and an unquoted operand each end only where their characters
+# do (the lookaheads): without that, a long operand that fails to match
+# could be cut in exponentially many ways before the regex gives up.
+_OPERATION_TEXT = (r'\s*([A-Za-z][A-Za-z0-9_]*(?![A-Za-z0-9_]))'
+                   r'((?:\s*(?:"[^"]*"|[^\s;"]+(?![^\s;"])))*)\s*(?:;|$)')
+_OPERATION = re.compile(_OPERATION_TEXT)
+# A whole text of operations in one match (what epd_operations reads one
+# operation at a time): each operation ends at its first ";" outside quotes
+# or at the end, so the two cut a text the same way.
+_OPERATIONS = re.compile(r"(?:%s)*\s*" % _OPERATION_TEXT)
 _OPERAND = re.compile(r'"([^"]*)"|([^\s;"]+)')
 
 
@@ -94,6 +124,9 @@ def split_position(text: str) -> tuple[str, dict[str, str]]:
         if not rest or not pattern.fullmatch(rest[0]):
             break
         fields.append(rest.pop(0))
+    for field, name in zip(fields[4:], ("halfmove clock", "fullmove number")):
+        if int(field) > MAX_CLOCK:
+            raise FenError(text, f"the {name} is past {MAX_CLOCK}")
     operations: dict[str, str] = {}
     if rest:
         if len(fields) != 4:
@@ -136,6 +169,39 @@ def position_error(text: str, error: BaseException) -> str:
     return f"{text!r}: {reason}"
 
 
+def settle_by_grammar(chunk: Any, parsed: Any) -> None:
+    """Give this module's verdict to the lines of a batch chunk that the
+    core's C parser did not settle alone, updating *parsed* (a
+    ``batch_core.Parsed``) in place: the lines it accepted with text after
+    the position's fields (EPD operations, which the C parser does not
+    read) are refused when the grammar refuses them; the lines it refused
+    get a second reading (:func:`reparse_refused`).  Costs nothing for
+    lines that end with their position."""
+    import numpy as np
+
+    ok = parsed.status == 0
+    tail = chunk.lengths.astype(np.intp) - parsed.end.astype(np.intp)
+    candidates = np.flatnonzero(ok & (tail > 0))
+    if len(candidates):
+        data = np.frombuffer(chunk.data, dtype=np.uint8)
+        last = data[(chunk.offsets[candidates] + chunk.lengths[candidates] - 1).astype(np.intp)]
+        plain_end = (tail[candidates] == 1) & np.isin(last, list(_BLANK_BYTES))
+        rows = candidates[~plain_end]
+        # The C parser refuses a text after six fields: these are texts after
+        # four, which the grammar reads as EPD operations.
+        starts = (chunk.offsets[rows] + parsed.end[rows]).tolist()
+        stops = (chunk.offsets[rows] + chunk.lengths[rows]).tolist()
+        data_bytes = chunk.data
+        fullmatch = _OPERATIONS.fullmatch
+        for i, lo, hi in zip(rows.tolist(), starts, stops):
+            if fullmatch(data_bytes[lo:hi].decode("utf-8", "replace")) is None:
+                # Refused as a line of the wrong shape: the row's reason is
+                # then the grammar's (batch_core.ProbedChunk.reason).
+                parsed.status[i] = _lowlevel.FEN_ERR_FIELD_COUNT
+    if (parsed.status != 0).any():
+        reparse_refused(chunk, parsed)
+
+
 def reparse_refused(chunk: Any, parsed: Any) -> None:
     """Give the lines of a batch chunk that the core's C parser refused
     (it reads four or six fields and EPD operations) a second reading by
@@ -145,8 +211,6 @@ def reparse_refused(chunk: Any, parsed: Any) -> None:
     updated in place.  Lines the grammar refuses too keep the C parser's
     status and reason.  Costs nothing when every line was read."""
     import numpy as np
-
-    from pyfathom._bindings import lowlevel as _lowlevel
 
     refused = np.flatnonzero((parsed.status != 0) & ~chunk.too_long).tolist()
     rows: list[int] = []
@@ -160,8 +224,10 @@ def reparse_refused(chunk: Any, parsed: Any) -> None:
             fen, _ = split_position(line)
         except FenError:
             continue
+        fields = fen.split(" ")
+        fields[4:] = [str(min(int(clock), _lowlevel.FEN_MAX_COUNTER)) for clock in fields[4:]]
         rows.append(i)
-        texts.append(fen.encode("ascii", "replace"))
+        texts.append(" ".join(fields).encode("ascii", "replace"))
     if not rows:
         return
     n = len(rows)

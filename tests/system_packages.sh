@@ -9,6 +9,8 @@
 #   gcc-aarch64-linux-gnu, gcc-s390x-linux-gnu, qemu-user-static
 #                              the aarch64 and big-endian builds under qemu (same file)
 #   g++                        the single-file build as C++ (same file)
+#   fuse3, libfuse2            a filesystem whose reads fail with EIO, served by
+#                              fusepy (tests/test_disk_errors.py)
 # As root with apt-get, whatever is missing is installed (quietly, once).
 # Elsewhere it only says what is missing: the tests that need it skip,
 # each with a reason naming it.
@@ -30,6 +32,8 @@ command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing="$missing gcc-aarch6
 command -v s390x-linux-gnu-gcc >/dev/null 2>&1 || missing="$missing gcc-s390x-linux-gnu"
 command -v qemu-aarch64-static >/dev/null 2>&1 || missing="$missing qemu-user-static"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
+command -v fusermount3 >/dev/null 2>&1 || missing="$missing fuse3"
+ldconfig -p 2>/dev/null | grep -q 'libfuse\.so\.2 ' || missing="$missing libfuse2"
 [ -z "$missing" ] && exit 0
 
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then

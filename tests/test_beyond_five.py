@@ -6,7 +6,8 @@ which neighbouring indices differ) into a temporary folder, and both
 readers read them:
 
 * raw reads: the value pyfathom's decoder reads for a position
-  (pyfathom._core's tests-only pyfathom_test_raw_read) against
+  (tests/c/raw_read.c's pyfathom_test_raw_read, built for the tests only:
+  support/raw_decoder.py) against
   python-chess 1.11.2's own table reader (WdlTable.probe_wdl_table,
   DtzTable.probe_dtz_table) on random positions of materials covering every
   class of the index: pawnless with groups of 2-5 like pieces and with six
@@ -22,8 +23,8 @@ readers read them:
   python-chess, 2,000 positions each;
 * a folder with both files of every 3-7-piece material (3,022 files):
   registered, probed by class, pyfathom info, fds and mappings;
-* where ../shared/syzygy6/ holds real 6-piece tables, the raw comparison
-  on them.
+* the real 6-piece tables of ../shared/syzygy6/ (KBBBBvK, KNNNNvK): the
+  raw comparison on them (required in CI, as ../shared/syzygy5).
 
 Generation time and sizes are printed (pytest -s): about 77 MB in 3 s,
 15 MB in 4 s and 0.24 MB in 5 s on the shared 2-core machine.
@@ -47,6 +48,7 @@ import pytest
 from pyfathom._core import ffi, lib
 from support import syzygy_writer as writer
 from support import table_cache
+from support.raw_decoder import decoder
 from support.sanitizer import SANITIZED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +126,7 @@ def raw_read(path: Path, name: str, is_dtz: bool, boards: Sequence[chess.Board],
     values = np.zeros(len(boards), dtype=np.int32)
     stored = np.zeros(len(boards), dtype=np.int8)
     status = np.zeros(len(boards), dtype=np.int8)
-    rc = lib.pyfathom_test_raw_read(
+    rc = decoder().pyfathom_test_raw_read(
         str(path).encode(), name.encode(), int(is_dtz), len(boards),
         ffi.from_buffer("uint64_t[]", rows), ffi.from_buffer("uint8_t[]", turns),
         ffi.from_buffer("int8_t[]", wdl), ffi.from_buffer("int32_t[]", values),
@@ -159,6 +161,8 @@ def compare_raw(folder: Path, name: str, count: int, seed: int, real: bool = Fal
             if s:
                 read += 1
                 assert v == value, f"DTZ {name} wdl {wdl}: {b.fen()}: {v} != {value}"
+                if not real:  # what the writer stores is what real tables hold
+                    assert 0 <= value < writer.DTZ_PLIES_BOUND, f"DTZ {name}: {b.fen()} stores {value}"
     return {"wdl": count, "dtz": read}
 
 
@@ -190,11 +194,36 @@ def test_raw_reads_match_python_chess(synthetic: Dict[str, object], k: int) -> N
     assert counts["dtz"] > POSITIONS // 4, counts
 
 
-def test_index_past_2_to_the_32(synthetic: Dict[str, object]) -> None:
-    """The six-unique-piece table's index does pass 2^32, so raw reads of
-    it above went through 64-bit index arithmetic."""
-    _, layouts = writer.pawnless_layouts(writer.Spec("KRBNvKQ"), 2)
-    assert all(lay.size > 2**32 for lay in layouts)
+def test_index_past_2_to_the_32(tmp_path: Path) -> None:
+    """pyfathom's decoder reads positions whose index is past 2^32 (the six
+    unique pieces of KRBNvKQ) as python-chess does: the indices are taken
+    from python-chess's own encoder while it reads, so the comparison is
+    known to cover them; a decoder that cut the index to 32 bits reads
+    another position's value there (neighbouring indices store other
+    values, test_neighbouring_indices_store_other_values)."""
+    name = "KRBNvKQ"
+    writer.write_tables(writer.Spec(name, seed=6, swap=True), str(tmp_path))
+    rng = random.Random(32)
+    boards = [random_position(name, rng) for _ in range(POSITIONS // 4)]
+    ours, _ = raw_read(tmp_path / f"{name}.rtbw", name, False, boards, [0] * len(boards))
+    theirs = chess.syzygy.WdlTable(str(tmp_path / f"{name}.rtbw"))
+    indices: List[int] = []
+    encode = theirs.encode_piece
+
+    def recording_encode(*args: object) -> int:
+        indices.append(encode(*args))  # type: ignore[arg-type]
+        return indices[-1]
+
+    theirs.encode_piece = recording_encode  # type: ignore[method-assign]
+    with theirs:
+        past = []
+        for b, v in zip(boards, ours):
+            want = theirs.probe_wdl_table(b)
+            if indices[-1] >= 2**32:
+                past.append((b.fen(), v, want))
+    assert len(past) > len(boards) // 4, f"only {len(past)} of {len(boards)} indices past 2^32"
+    bad = [row for row in past if row[1] != row[2]]
+    assert not bad, f"{len(bad)} of {len(past)} reads past 2^32 differ: {bad[:3]}"
 
 
 def test_writer_streams_read_back_by_python_chess(tmp_path: Path) -> None:
@@ -254,21 +283,37 @@ def test_writer_command_writes_the_sub_tables(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     want = writer.needed_tables(["KRPvKP"])
     assert proc.stdout.split() == want and "KQvKR" in want and "KRvKP" in want
-    with chess.syzygy.open_tablebase(str(tmp_path)) as tb:
-        assert tb.probe_wdl(chess.Board("8/8/8/8/1k6/2p5/2P1R3/K7 w - - 0 1")) in range(-2, 3)
+    # The sub-tables are there: probes that capture or promote into them
+    # answer, and pyfathom's answers are python-chess's (any WDL of a
+    # synthetic table is as good as another; the two readers agreeing is
+    # what the files being complete shows).
+    import pyfathom
+
+    rng = random.Random(258)
+    boards = [chess.Board("8/8/8/8/1k6/2p5/2P1R3/K7 w - - 0 1")]
+    while len(boards) < 200:
+        board = random_position("KRPvKP", rng)
+        if board.is_valid():
+            boards.append(board)
+    with chess.syzygy.open_tablebase(str(tmp_path)) as tb, pyfathom.open_tablebase(str(tmp_path)) as ours:
+        assert [ours.probe_wdl(b) for b in boards] == [tb.probe_wdl(b) for b in boards]
     bad = subprocess.run([sys.executable, script, str(tmp_path / "x"), "KQQQQQQvK"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "KQQQQQQvK" in bad.stderr and "Traceback" not in bad.stderr
     assert not (tmp_path / "x").exists()
 
 
-@pytest.mark.skipif(not SYZYGY6.is_dir(), reason=f"no real 6-piece tables: {SYZYGY6} does not exist")
+REAL_SIX = ("KBBBBvK", "KNNNNvK")  # the real 6-piece tables of ../shared/syzygy6
+
+
 def test_real_six_piece_tables_match_python_chess() -> None:
-    names = sorted(p.stem for p in SYZYGY6.glob("*.rtbw")
-                   if len(p.stem) == 7 and (SYZYGY6 / f"{p.stem}.rtbz").exists())
-    assert names, f"{SYZYGY6} holds no 6-piece WDL and DTZ pair"
-    for k, name in enumerate(names):
-        compare_raw(SYZYGY6, name, 500, seed=k, real=True)
+    """Raw reads of the real 6-piece tables (required by .ci/run, as the
+    5-piece set: a missing file fails there, and only skips elsewhere)."""
+    folder = table_cache.shared_folder(SYZYGY6, *(f"{n}.{ext}" for n in REAL_SIX
+                                                  for ext in ("rtbw", "rtbz")))
+    for k, name in enumerate(REAL_SIX):
+        counts = compare_raw(folder, name, 500, seed=k, real=True)
+        assert counts["dtz"] > 0, (name, counts)
 
 
 # ---------------------------------------------------------------- whole probes
@@ -339,11 +384,34 @@ def test_whole_probes_match_python_chess(whole: Dict[str, object], key: str) -> 
         wdl = tb.probe_wdl_many(boards)
         dtz = tb.probe_dtz_many(boards)
     want_wdl = [a[0] if isinstance(a[0], int) else -128 for a in answers]
-    # A DTZ past int16 (python-chess's 65,535 for a win with no winning
-    # move, which only synthetic values give) fails its row, never wraps.
+    # Every value the synthetic DTZ files store fits the batch calls' int16
+    # (test_synthetic_dtz_values_stay_within_real_tables).  What does not is a DTZ that
+    # no table stores: where the synthetic WDL says "win" and no move's
+    # DTZ leads on to one (synthetic WDL and DTZ values are not made to
+    # agree; real ones do), both readers answer 65,535, "no winning move
+    # found".  Those rows (about 1 in 20 here) check that a DTZ past int16
+    # fails its row of the batch array (-32,768), never wraps; the others
+    # are the comparison.
+    beyond = [a[1] for a in answers if isinstance(a[1], int) and abs(a[1]) >= 32768]
+    assert set(beyond) <= {65535}, set(beyond)
+    assert 0 < len(beyond) < len(answers) // 10, len(beyond)
     want_dtz = [a[1] if isinstance(a[1], int) and abs(a[1]) < 32768 else -32768 for a in answers]
     assert wdl.tolist() == want_wdl
     assert dtz.tolist() == want_dtz
+
+
+@pytest.mark.parametrize("flags", [writer.MAPPED, writer.MAPPED | writer.WIDE])
+def test_synthetic_dtz_values_stay_within_real_tables(flags: int) -> None:
+    """The writer's promise: every DTZ value it maps or stores unmapped is
+    one a real table could hold once read in plies (doubled for a value
+    stored in moves, plus one for a win counted from the zeroing move), so
+    within the batch calls' int16 too.  compare_raw checks the values
+    read back from every synthetic file against the same bound."""
+    for seed in range(400):
+        for values in writer.dtz_maps(flags, seed, writer.MAP_ENTRIES):
+            assert all(0 < 2 * v + 1 < writer.DTZ_PLIES_BOUND for v in values), (flags, seed, max(values))
+    assert all(0 < 2 * v + 1 < writer.DTZ_PLIES_BOUND for v in writer.DTZ_LEAVES)  # the unmapped values
+    assert writer.DTZ_PLIES_BOUND < 32768
 
 
 def _bitboards(b: chess.Board) -> Tuple[int, ...]:

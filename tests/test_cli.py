@@ -23,6 +23,7 @@ import pytest
 from support.batch_input import BAD_LINES, make_batch_input
 from support.positions import enumerate_positions, table_sample
 from pyfathom import batch_files
+from pyfathom._files import line_chunks
 from pyfathom.cli import main
 from pyfathom.cli.info import needed_materials, normalize_material
 
@@ -410,7 +411,7 @@ def test_batch_chunking_does_not_change_output(tmp_path, syzygy_dir, tablebase):
 @pytest.mark.parametrize("block", [None, 5, 1000])
 def test_read_chunks_line_handling(monkeypatch, block):
     if block is not None:  # small reads: lines cross block boundaries
-        monkeypatch.setattr(batch_files, "_BLOCK", block)
+        monkeypatch.setattr(line_chunks, "_BLOCK", block)
     data = b"a\r\nbb\n\nccc"  # CRLF, empty line, last line without newline
     chunks = list(batch_files.read_chunks(io.BytesIO(data), 2))
     got = [(c.first_line + i, c.data[o:o + n]) for c in chunks

@@ -26,24 +26,13 @@ import chess.syzygy
 import pytest
 
 from support import positions
+from support.disk_damage import (DAMAGED, IO_STATUS, board_key, boards,  # noqa: F401 (a fixture)
+                                 check_outcomes, oracle_values, rows_of, run_victim,
+                                 spec_for)
 from support.live_server import q, serving
 
-VICTIM = Path(__file__).resolve().parent / "support" / "disk_victim.py"
-DAMAGED = "KPvKP"
-OTHERS = ("KRvK", "KQvKR", "KBNvK", "KPvK", "KRvKP")
-IO_STATUS = 8  # Status.IO, FATHOM_ERR_IO
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the fault guard is POSIX-only")
-
-
-@pytest.fixture(scope="module")
-def boards() -> dict[str, list[chess.Board]]:
-    """Positions of the damaged material and of five others, interleaved
-    in the order they are probed."""
-    damaged = positions.table_sample(DAMAGED, 60, seed=41)
-    others = [b for i, key in enumerate(OTHERS) for b in positions.table_sample(key, 24, seed=i)]
-    mixed = [b for pair in zip(damaged, others) for b in pair] + others[len(damaged):]
-    return {"damaged": damaged, "others": others, "mixed": mixed}
 
 
 @pytest.fixture()
@@ -51,61 +40,6 @@ def tables(syzygy_dir: Path, tmp_path: Path) -> Path:
     folder = tmp_path / "tables"
     shutil.copytree(syzygy_dir, folder, ignore=shutil.ignore_patterns("*.epd"))
     return folder
-
-
-def oracle_values(syzygy_dir: Path, boards: list[chess.Board], dtz: bool) -> list[int]:
-    with chess.syzygy.open_tablebase(str(syzygy_dir)) as oracle:
-        return [int(oracle.probe_dtz(b) if dtz else oracle.probe_wdl(b)) for b in boards]
-
-
-def run_victim(case: str, tables: Path, victim: Path, spec: dict[str, Any] | None = None,
-               args: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(VICTIM), case, str(tables), str(victim), *args],
-                          input=json.dumps(spec or {}), capture_output=True, text=True,
-                          timeout=120)
-
-
-def rows_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    """The victim's printed objects, merged; fails unless it lived to the end."""
-    assert proc.returncode == 0, (
-        f"victim exited {proc.returncode}"
-        f"{' (SIGBUS)' if proc.returncode in (-signal.SIGBUS, 128 + signal.SIGBUS) else ''}:"
-        f" {proc.stderr[-3000:]}")
-    merged: dict[str, Any] = {}
-    for line in proc.stdout.splitlines():
-        merged.update(json.loads(line))
-    assert merged.get("done"), proc.stdout[-2000:]
-    return merged
-
-
-def spec_for(boards: list[chess.Board], dtz: bool, **extra: Any) -> dict[str, Any]:
-    warm = positions.table_sample(DAMAGED, 1, seed=7)[0]
-    return {"fens": [b.fen() for b in boards], "dtz": dtz, "warm_fen": warm.fen(), **extra}
-
-
-def check_outcomes(outcomes: list[Any], expected: list[int], boards: list[chess.Board],
-                   victim: Path) -> None:
-    """Rows of the damaged material: the right value (read before the cut
-    was met) or a TableFileError naming the file, at least one of those;
-    every other row: python-chess's value."""
-    failures = 0
-    for outcome, want, board in zip(outcomes, expected, boards, strict=True):
-        damaged = board_key(board) == DAMAGED
-        if outcome[0] == "error" and damaged:
-            assert outcome[1] == "TableFileError" and outcome[2] == str(victim), outcome
-            assert str(victim) in outcome[3], outcome
-            failures += 1
-        else:
-            assert outcome == ["value", want], (board.fen(), outcome, want)
-    assert failures, "no probe met the cut"
-
-
-def board_key(board: chess.Board) -> str:
-    white = "".join(sorted((p.symbol().upper() for p in board.piece_map().values()
-                            if p.color), key="KQRBNP".index))
-    black = "".join(sorted((p.symbol().upper() for p in board.piece_map().values()
-                            if not p.color), key="KQRBNP".index))
-    return f"{white}v{black}" if len(white) >= len(black) else f"{black}v{white}"
 
 
 @pytest.mark.parametrize("dtz", [False, True], ids=["wdl", "dtz"])

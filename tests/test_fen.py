@@ -342,6 +342,11 @@ def test_epd_mode():
     status, fb, begin, end = parse("8/8/8/8/8/1k6/8/KQ6 b - - 7 9", EPD)
     assert (status, fb.halfmove, fb.fullmove) == (lib.FATHOM_FEN_OK, 7, 9)
     assert parse("8/8/8/8/8/1k6/8/KQ6 b - - 7", EPD)[0] == lib.FATHOM_FEN_ERR_FIELD_COUNT
+    # After the two counters nothing may follow, as without the flag (and as
+    # python-chess's Board(fen) refuses "more parts than expected").
+    for flags in (0, EPD):
+        assert parse("8/8/8/8/8/1k6/8/KQ6 b - - 7 9 garbage", flags)[0] == lib.FATHOM_FEN_ERR_FIELD_COUNT
+        assert parse("8/8/8/8/8/1k6/8/KQ6 b - - 7 9 bm Kb3;", flags)[0] == lib.FATHOM_FEN_ERR_FIELD_COUNT
     assert parse("8/8/8/8/8/1k6/8/KQ6 b -", EPD)[0] == lib.FATHOM_FEN_ERR_FIELD_COUNT
     assert parse("8/8/8/8/8/1k6/8/KQ6 b - e4 wdl 2;", EPD)[0] == lib.FATHOM_FEN_ERR_EP
 

@@ -1,7 +1,9 @@
-"""pyfathom's modules import each other without circles: every import,
-also one inside a function or under ``TYPE_CHECKING``, points down a layer
-(the command line above the features, the features above ``Tablebase``,
-``Tablebase`` above the bindings, and only the bindings import the compiled
+"""pyfathom's modules import each other without circles, and every import,
+also one inside a function or under ``TYPE_CHECKING``, stays in its layer or
+points down (:data:`LAYERS`: the command line above the server, the server
+above the features, the features above the file formats, those above
+``Tablebase``, ``Tablebase`` above the table folders, the grammar and the
+disk, those above the bindings; only the bindings import the compiled
 core); and no test module imports another (what tests share lives in
 ``tests/support/``).  Read from the source with :mod:`ast` (nothing is
 imported); one to three seconds on a loaded 2-core machine."""
@@ -104,6 +106,95 @@ def test_library_modules_do_not_import_the_command_line() -> None:
                     if t.startswith("pyfathom.cli") and not m.startswith("pyfathom.cli")
                     and m != "pyfathom.__main__")
     assert not upward, upward
+
+
+# pyfathom's layers, bottom first (docs/architecture.md, "The layers"):
+# a module may import its own layer and the layers below, never one above.
+# Each entry is a module's name or a package's name ending in ".*" (the
+# package and everything in it); a module takes the entry that names it
+# most closely, and every module must have one (a new one is placed here).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the compiled core", ("pyfathom._core",)),
+    # The 50-move rule's binding sits below _types (ClockResult.of calls
+    # it); _errors and _source_tree import nothing of pyfathom.
+    ("the foundations", ("pyfathom._bindings.clock_rule", "pyfathom._errors", "pyfathom._source_tree",
+                         "pyfathom._bindings")),
+    ("the types", ("pyfathom._types",)),
+    ("the bindings", ("pyfathom._bindings.lowlevel", "pyfathom._bindings.lowlevel_helpers",
+                      "pyfathom.fathom")),
+    # The position grammar and the tables on disk use the bindings only.
+    ("the grammar and the disk", ("pyfathom.fen", "pyfathom._disk.*")),
+    ("the table folders", ("pyfathom.tables",)),
+    ("the Tablebase class", ("pyfathom._tablebase.*", "pyfathom")),
+    ("the file formats", ("pyfathom._files.*",)),
+    ("the features", ("pyfathom.batch_files", "pyfathom.columnar", "pyfathom.dask",
+                      "pyfathom.download", "pyfathom.annotate.*")),
+    ("the server", ("pyfathom.server.*",)),
+    ("the command line", ("pyfathom.cli.*", "pyfathom.__main__")),
+)
+
+# Imports that point up a layer on purpose: "importer -> imported": why.
+UPWARD_EXCEPTIONS: dict[str, str] = {}
+
+
+def _layer_of(module: str, layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> int:
+    """The index in ``layers`` of the entry that names ``module`` most
+    closely (an exact name before the longest package); KeyError if none."""
+    best: tuple[int, int] | None = None  # (closeness, layer)
+    for index, (_, entries) in enumerate(layers):
+        for entry in entries:
+            if entry == module:
+                closeness = 1_000
+            elif entry.endswith(".*") and (module == entry[:-2] or module.startswith(entry[:-1])):
+                closeness = len(entry)
+            else:
+                continue
+            if best is None or closeness > best[0]:
+                best = (closeness, index)
+    if best is None:
+        raise KeyError(module)
+    return best[1]
+
+
+def _upward_imports(graph: Mapping[str, Set[str]],
+                    layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> list[str]:
+    """Every import of ``graph`` from a layer to a higher one, as
+    ``importer (layer) -> imported (layer)``."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        low = _layer_of(module, layers)
+        for target in sorted(targets):
+            high = _layer_of(target, layers)
+            if high > low:
+                found.append(f"{module} ({layers[low][0]}) -> {target} ({layers[high][0]})")
+    return found
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = []
+    for module in sorted(_modules()):
+        try:
+            _layer_of(module)
+        except KeyError:
+            unplaced.append(module)
+    assert not unplaced, f"place these in LAYERS: {unplaced}"
+
+
+def test_no_import_points_up_a_layer() -> None:
+    graph = _graph()
+    upward = [line for line in _upward_imports(graph)
+              if " -> ".join(part.split(" (")[0] for part in line.split(" -> ")) not in UPWARD_EXCEPTIONS]
+    assert not upward, "imports pointing up a layer: " + "; ".join(upward)
+    # Every listed exception still exists (a stale one would hide the next).
+    edges = {f"{m} -> {t}" for m, targets in graph.items() for t in targets}
+    assert set(UPWARD_EXCEPTIONS) <= edges, sorted(set(UPWARD_EXCEPTIONS) - edges)
+
+
+def test_the_layer_check_finds_upward_imports() -> None:
+    layers = (("low", ("p.low", "p.base.*")), ("high", ("p.high", "p")))
+    assert _layer_of("p.base.x", layers) == 0 and _layer_of("p", layers) == 1
+    assert _upward_imports({"p.low": {"p.base.x"}, "p.high": {"p.low"}}, layers) == []
+    assert _upward_imports({"p.base.x": {"p"}}, layers) == ["p.base.x (low) -> p (high)"]
 
 
 # The binding layer: the only modules that import the compiled core (its

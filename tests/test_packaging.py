@@ -113,7 +113,11 @@ def test_sdist_and_wheel_install_and_probe(tmp_path, syzygy_dir, wheel_file):
         wheel = wheel_file
         with zipfile.ZipFile(wheel) as zf:
             names = zf.namelist()
-        assert any(n.startswith("pyfathom/_core") and n.endswith((".so", ".pyd")) for n in names)
+        modules = [n for n in names if n.startswith("pyfathom/_core") and n.endswith((".so", ".pyd"))]
+        assert modules
+        with zipfile.ZipFile(wheel) as zf:  # the tests' raw decoder is built for them alone
+            assert b"pyfathom_test_raw_read" not in zf.read(modules[0])
+        assert not [n for n in names if "raw_read" in n]
         assert "pyfathom/cli/__init__.py" in names and "pyfathom/py.typed" in names
         assert "pyfathom/annotate/stream.py" in names
         assert any(n.endswith("entry_points.txt") for n in names)

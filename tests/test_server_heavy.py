@@ -58,12 +58,24 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _spawned(pid: int) -> bool:
+    # A heavy child is a multiprocessing "spawn" child (its command line runs
+    # spawn_main); the worker's other descendant, multiprocessing's resource
+    # tracker, is not.
+    try:
+        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 def _heavy_children(server: Server) -> list[int]:
+    return [p for p in _descendants(server.proc.pid) if _spawned(p) and _alive(p)]
+
+
+def _expected_nice(worker: int) -> int:
     # Lower priority than the worker: 10 steps, or as many as remain under
     # the kernel's limit of 19 (when the tests themselves run niced).
-    worker = _nice(server.proc.pid)
-    return [p for p in _descendants(server.proc.pid)
-            if _nice(p) == min(worker + 10, 19) and worker < 19 and _alive(p)]
+    return min(worker + 10, 19)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="no /proc to list processes in")
@@ -77,6 +89,8 @@ def test_heavy_work_runs_in_niced_children_that_are_replaced(server: Server) -> 
     # worker's HEAVY_THREADS).
     children = _heavy_children(server)
     assert 1 <= len(children) <= 2, (children, _descendants(server.proc.pid))
+    worker = _nice(server.proc.pid)
+    assert {_nice(p) for p in children} == {_expected_nice(worker)}, (worker, children)
 
     for pid in children:
         os.kill(pid, signal.SIGKILL)
@@ -98,3 +112,18 @@ def test_heavy_work_runs_in_niced_children_that_are_replaced(server: Server) -> 
     assert statuses.count(503) <= 1 and statuses[1:] == [200] * 3, statuses
     replaced = _heavy_children(server)
     assert replaced and not set(replaced) & set(children), (replaced, children)
+    assert {_nice(p) for p in replaced} == {_expected_nice(worker)}, (worker, replaced)
+
+
+def test_heavy_children_run_at_a_lower_priority_than_the_worker(server: Server) -> None:
+    """Whether the children are niced shows only when the worker runs below
+    the kernel's limit of 19 (the test above checks the children's nice
+    value either way, but at 19 it is the worker's own)."""
+    worker = _nice(server.proc.pid)
+    if worker >= 19:
+        pytest.skip("the server's worker already runs at nice 19 (the tests run niced): "
+                    "its children cannot be given a lower priority, so that they are is not checked")
+    status, _ = server.get_json("/standard/mainline?fen=" + FEN[:-3] + "9_1")
+    assert status == 200
+    children = _heavy_children(server)
+    assert children and all(_nice(p) > worker for p in children), (worker, children)

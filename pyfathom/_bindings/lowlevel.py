@@ -490,6 +490,9 @@ def parse_fen_batch(data: bytes, offsets: npt.NDArray[np.uintp],
 FEN_ERR_FIELD_COUNT: int = lib.FATHOM_FEN_ERR_FIELD_COUNT
 """The C FEN parser's status for a line without 4 or 6 fields."""
 
+FEN_MAX_COUNTER: int = lib.FATHOM_FEN_MAX_COUNTER
+"""The largest halfmove clock or fullmove number the C FEN parser reads."""
+
 
 def fen_strerror(status: int) -> str:
     """``fathom_fen_strerror``: the C FEN parser's message for a code."""

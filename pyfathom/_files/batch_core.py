@@ -55,7 +55,8 @@ class Parsed:
 
 def parse_chunk(chunk: Chunk) -> Parsed:
     """Parse every line of a chunk (FEN or EPD) with one C call; the few
-    lines it refuses get a second reading by :mod:`pyfathom.fen`'s grammar."""
+    lines it does not settle alone (refused, or with EPD operations) get
+    :mod:`pyfathom.fen`'s verdict."""
     n = len(chunk)
     masks = {name: np.empty(n, dtype=np.uint64) for name in _MASKS}
     ep = np.empty(n, dtype=np.uint8)
@@ -68,10 +69,9 @@ def parse_chunk(chunk: Chunk) -> Parsed:
                               [masks[name] for name in _MASKS], ep, turn, castling,
                               begin, end, status)
     parsed = Parsed(masks, ep, turn, castling, begin, end, status)
-    if status.any():
-        from pyfathom.fen import reparse_refused
+    from pyfathom.fen import settle_by_grammar
 
-        reparse_refused(chunk, parsed)  # 2, 3 or 5 fields, "_" for blanks
+    settle_by_grammar(chunk, parsed)  # EPD operations; 2, 3 or 5 fields, "_" for blanks
     return parsed
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 # The text reader of `pyfathom batch` (chunks of lines, blank and comment
 # lines skipped) is the one text reader: columnar's text side reuses it.
-from pyfathom import batch_files
+from pyfathom._files import line_chunks
 from pyfathom._files.output import Output
 from pyfathom._files.text_input import BinaryInputError, open_text_input
 from pyfathom._files.columnar_files import ColumnarError
@@ -48,8 +48,8 @@ class TextSource:
 
     def batches(self) -> Iterator[Any]:
         pa = self.pa
-        for chunk in batch_files.read_chunks(self._input.stream, self.batch_rows):
-            keep = np.flatnonzero(~batch_files.skipped_lines(chunk))
+        for chunk in line_chunks.read_chunks(self._input.stream, self.batch_rows):
+            keep = np.flatnonzero(~line_chunks.skipped_lines(chunk))
             if not len(keep):
                 continue
             texts = []

@@ -27,9 +27,11 @@
  *              as 1, as python-chess does.
  *
  * Four fields (EPD style) give halfmove 0 and fullmove 1.  Five fields are
- * rejected.  With FATHOM_FEN_EPD set in flags, a line whose fifth field does
- * not start with a digit is an EPD line: everything from the fifth field on
- * is taken as opcodes and ignored (counters 0 / 1).
+ * rejected, and so is a field after the sixth, with or without the flag.
+ * With FATHOM_FEN_EPD set in flags, a line whose fifth field does not start
+ * with a digit is an EPD line: everything from the fifth field on is taken
+ * as opcodes and ignored (counters 0 / 1); pyfathom's batch reads those
+ * opcodes by its one grammar (pyfathom/fen.py), which may still refuse them.
  *
  * THREAD SAFETY: all functions are pure; call them from any thread.
  *

@@ -5,7 +5,8 @@
 
 Opens TABLES, probes WARM_FEN (a position of VICTIM_FILE's material, so
 that the file is mapped and read), truncates VICTIM_FILE to one page
-(``os.truncate``: the pages past it are gone from under the mapping), then
+(``os.truncate``: the pages past it are gone from under the mapping; or
+makes its reads fail, see :func:`cut`), then
 runs CASE and prints one JSON object per line: what each probe answered
 (``["value", ...]``) or raised (``["error", class name, filename,
 message]``).  Until the fault guard, the first read past the cut killed
@@ -43,8 +44,28 @@ def emit(**row: Any) -> None:
     print(json.dumps(row), flush=True)
 
 
+FAIL_FLAG_ENV = "DISK_VICTIM_FAIL_FLAG"
+"""Where set, the damage is a disk error instead of a cut: the victim
+file is served by ``tests/support/eio_fs.py``, whose reads of it fail once
+this flag file exists."""
+
+
 def cut(path: str) -> None:
-    os.truncate(path, PAGE)
+    """Damage *path* under its mapping: truncate it to one page, or (with
+    :data:`FAIL_FLAG_ENV` set) make its reads fail with EIO and drop the
+    pages not mapped yet, so that the next probe reading them meets the
+    error, as on a disk that fails while the process runs."""
+    flag = os.environ.get(FAIL_FLAG_ENV)
+    if not flag:
+        os.truncate(path, PAGE)
+        return
+    with open(flag, "w"):
+        pass
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
 
 
 def main(argv: list[str]) -> int:

@@ -153,7 +153,7 @@ class Stream:
     """The values of one (file, side) of a table: `size` indices."""
 
     size: int
-    values: List[int]  # leaf values (WDL 0..4; DTZ up to 4095)
+    values: List[int]  # leaf values (WDL 0..4; DTZ up to 4095, the writer's below DTZ_PLIES_BOUND)
     seed: int
     constant: Optional[int] = None  # a single-value stream
     design: Tuple[Tuple[int, int], ...] = field(init=False)
@@ -460,13 +460,21 @@ def write_wdl(spec: Spec, path: str) -> List[Stream]:
 def dtz_maps(flags: int, seed: int, entries: int) -> List[List[int]]:
     """Four value maps (one per WDL class) of `entries` values each."""
     if flags & WIDE:
-        # Past a byte, and (doubled for moves) within the int16 of the batch
-        # calls' DTZ arrays, as in every real table (DTZ < 2,100 plies).
-        return [[256 + (m * 997 + j * 131 + seed * 7) % 16000 for j in range(entries)] for m in range(4)]
+        # Past a byte (so the map needs 16-bit entries), and no further
+        # than real tables go: see DTZ_PLIES_BOUND.
+        return [[256 + (m * 997 + j * 131 + seed * 7) % 768 for j in range(entries)] for m in range(4)]
     return [[1 + (m * 41 + j * 13 + seed) % 250 for j in range(entries)] for m in range(4)]
 
 
-DTZ_LEAVES = (1, 2, 3, 5, 8, 13, 300, 1000, 4000)  # stored without maps
+DTZ_LEAVES = (1, 2, 3, 5, 8, 13, 300, 700, 1000)  # stored without maps
+
+DTZ_PLIES_BOUND = 2100
+"""Every DTZ a synthetic file stores, read in plies (a value stored in
+moves doubled, plus one for a win or loss counted from the zeroing move),
+is below this, as in every real table (whose DTZ values stay well below
+it): a value past it would be one no real file holds, and one past the
+batch calls' int16 would fail its row where a real table's answers
+(test_beyond_five.test_synthetic_dtz_values_stay_within_real_tables)."""
 MAP_ENTRIES = 6
 
 

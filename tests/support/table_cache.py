@@ -5,9 +5,9 @@ benchmarks (``benchmarks/common.py``) and the examples
 (``examples/measure.py``); none of it ships in the package.
 
 ``../shared`` beside the repository holds tables too big to commit, read
-only: :data:`SYZYGY5` (5-piece tables), :data:`VARIANTS` (atomic, suicide
-and giveaway tables, see its README) and, on a machine that has them,
-:data:`SYZYGY6`; :func:`shared_folder` finds one or skips naming it.
+only: :data:`SYZYGY5` (5-piece tables), :data:`SYZYGY6` (two real 6-piece
+tables), :data:`VARIANTS` (atomic, suicide and giveaway tables, see its
+README); :func:`shared_folder` finds one or skips naming it.
 
 The cache is
 ``$PYFATHOM_TEST_CACHE``, else ``~/.cache/pyfathom-tests``.  It holds
@@ -36,15 +36,15 @@ SYZYGY5 = SHARED / "syzygy5"
 beside them they make a complete 3-5-piece set for the materials there)."""
 
 SYZYGY6 = SHARED / "syzygy6"
-"""Real 6-piece tables, where a machine has them (none of the test machines
-do: the tests that read them skip, naming this folder)."""
+"""Real 6-piece tables: KBBBBvK and KNNNNvK (their README says where they
+come from)."""
 
 VARIANTS = SHARED / "syzygy-variants"
 """The variant tables, one folder per variant family."""
 
 REQUIRE_ENV = "PYFATHOM_REQUIRE_VARIANT_TABLES"
 """Set to 1 by ``.ci/run``, which checks that ``../shared`` is there: a
-missing 5-piece or variant folder then fails the tests that need it instead
+missing 5-piece, 6-piece or variant folder then fails the tests that need it instead
 of skipping them."""
 
 CACHE_ENV = "PYFATHOM_TEST_CACHE"
@@ -63,7 +63,7 @@ TABLES_SUBDIR = "syzygy-chess-1.11.2"
 def shared_folder(folder: Path, *files: str) -> Path:
     """*folder* (one of ``../shared``), or a skip naming what is missing: the
     folder or the first of *files* not in it (a failure under
-    :data:`REQUIRE_ENV`, except for :data:`SYZYGY6`)."""
+    :data:`REQUIRE_ENV`)."""
     missing = folder if not folder.is_dir() else next(
         (folder / name for name in files if not (folder / name).is_file()), None)
     if missing is None:
@@ -71,7 +71,7 @@ def shared_folder(folder: Path, *files: str) -> Path:
     import pytest
 
     reason = f"shared test tables not found: {missing} (../shared beside the repository)"
-    if os.environ.get(REQUIRE_ENV) == "1" and folder != SYZYGY6:
+    if os.environ.get(REQUIRE_ENV) == "1":
         pytest.fail(f"{reason}; {REQUIRE_ENV}=1 requires them")
     pytest.skip(reason)
 

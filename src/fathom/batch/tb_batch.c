@@ -141,6 +141,25 @@ int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[
     return FATHOM_OK;
 }
 
+/* The three entry points with one array per bitboard (fathom.h's older
+ * API): fathom_probe_batch with the arrays gathered, in its bitboard order,
+ * and the output array required.  Their signatures are the public API's,
+ * so each stays; what they do is written here once. */
+static int probe_arrays(fathom_tb *tb, size_t n, const uint64_t *white, const uint64_t *black,
+                        const uint64_t *kings, const uint64_t *queens, const uint64_t *rooks,
+                        const uint64_t *bishops, const uint64_t *knights, const uint64_t *pawns,
+                        const uint8_t *ep, const uint8_t *turn, int8_t *wdl_out,
+                        int16_t *dtz_out, uint8_t *precise_out, uint8_t *status,
+                        unsigned threads)
+{
+    const uint64_t *const bb[8] = {white, black, kings, queens,
+                                   rooks, bishops, knights, pawns};
+    if (!wdl_out && !dtz_out && n)
+        return FATHOM_ERR_ARGUMENT;
+    return fathom_probe_batch(tb, n, bb, ep, turn, wdl_out, dtz_out, precise_out, status,
+                              threads, 0);
+}
+
 int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint64_t *black, const uint64_t *kings,
                            const uint64_t *queens, const uint64_t *rooks,
@@ -149,11 +168,8 @@ int fathom_probe_wdl_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint8_t *turn, int8_t *out, uint8_t *status,
                            unsigned threads)
 {
-    const uint64_t *const bb[8] = {white, black, kings, queens,
-                                   rooks, bishops, knights, pawns};
-    if (!out && n)
-        return FATHOM_ERR_ARGUMENT;
-    return fathom_probe_batch(tb, n, bb, ep, turn, out, NULL, NULL, status, threads, 0);
+    return probe_arrays(tb, n, white, black, kings, queens, rooks, bishops, knights, pawns, ep,
+                        turn, out, NULL, NULL, status, threads);
 }
 
 int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
@@ -164,11 +180,8 @@ int fathom_probe_dtz_batch(fathom_tb *tb, size_t n, const uint64_t *white,
                            const uint8_t *turn, int16_t *out, uint8_t *status,
                            unsigned threads)
 {
-    const uint64_t *const bb[8] = {white, black, kings, queens,
-                                   rooks, bishops, knights, pawns};
-    if (!out && n)
-        return FATHOM_ERR_ARGUMENT;
-    return fathom_probe_batch(tb, n, bb, ep, turn, NULL, out, NULL, status, threads, 0);
+    return probe_arrays(tb, n, white, black, kings, queens, rooks, bishops, knights, pawns, ep,
+                        turn, NULL, out, NULL, status, threads);
 }
 
 int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *white,
@@ -179,9 +192,6 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
                                    const uint8_t *turn, int16_t *out, uint8_t *precise,
                                    uint8_t *status, unsigned threads)
 {
-    const uint64_t *const bb[8] = {white, black, kings, queens,
-                                   rooks, bishops, knights, pawns};
-    if (!out && n)
-        return FATHOM_ERR_ARGUMENT;
-    return fathom_probe_batch(tb, n, bb, ep, turn, NULL, out, precise, status, threads, 0);
+    return probe_arrays(tb, n, white, black, kings, queens, rooks, bishops, knights, pawns, ep,
+                        turn, NULL, out, precise, status, threads);
 }

@@ -1,10 +1,9 @@
 /*
- * tb_facade.c - the conversions the Fathom and Pyrrhic facades share
- * (tb_facade.h): en-passant reading, packing, ranks and scores.
+ * tb_facade.c - what the Fathom and Pyrrhic facades share (tb_facade.h),
+ * without their packed layout: en-passant reading, the root move their
+ * rule plays, ranks and scores.  The packing: tb_facade_body.h, compiled
+ * by each facade against its own tbprobe.h.
  */
-#define TB_FACADE_BUILD 1
-#include "tbprobe.h" /* Fathom's or Pyrrhic's: the same packed layout */
-
 #include "facades/tb_facade.h"
 
 #include "rules/tb_chess.h"
@@ -47,16 +46,15 @@ static fathom_board facade_board(uint64_t white, uint64_t black, uint64_t kings,
     return board;
 }
 
-unsigned tb_facade_wdl(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
-                       uint64_t queens, uint64_t rooks, uint64_t bishops,
-                       uint64_t knights, uint64_t pawns, unsigned ep, bool turn)
+int tb_facade_wdl(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
+                  uint64_t queens, uint64_t rooks, uint64_t bishops, uint64_t knights,
+                  uint64_t pawns, unsigned ep, bool turn, int *wdl)
 {
     fathom_board board = facade_board(white, black, kings, queens, rooks, bishops,
                                       knights, pawns, 0, ep, turn);
     fathom_result r = fathom_probe_wdl(tb, &board, NULL);
-    if (FATHOM_RESULT_STATUS(r) != FATHOM_OK)
-        return TB_RESULT_FAILED;
-    return (unsigned)(FATHOM_RESULT_VALUE(r) + 2);
+    *wdl = FATHOM_RESULT_VALUE(r);
+    return FATHOM_RESULT_STATUS(r);
 }
 
 int tb_facade_root_moves(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
@@ -86,18 +84,6 @@ int tb_facade_wdl_moves(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t 
 unsigned tb_facade_promotion(unsigned type)
 {
     return type ? 6 - type : 0;
-}
-
-static unsigned pack_move(const fathom_root_move *m, int wdl, int dtz)
-{
-    unsigned res = 0;
-    res = TB_SET_WDL(res, (unsigned)(wdl + 2));
-    res = TB_SET_FROM(res, m->from);
-    res = TB_SET_TO(res, m->to);
-    res = TB_SET_PROMOTES(res, tb_facade_promotion(m->promotion));
-    res = TB_SET_EP(res, m->is_ep);
-    res = TB_SET_DTZ(res, (unsigned)(dtz < 0 ? -dtz : dtz));
-    return res;
 }
 
 /* Rank of a promotion piece (python-chess type: N 2, B 3, R 4, Q 5; 0
@@ -207,38 +193,26 @@ static unsigned fathom_choice(const fathom_root_move *moves, unsigned count,
     return 0;
 }
 
-unsigned tb_facade_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
-                              uint64_t kings, uint64_t queens, uint64_t rooks,
-                              uint64_t bishops, uint64_t knights, uint64_t pawns,
-                              unsigned rule50, unsigned ep, bool turn, unsigned *results,
-                              unsigned capacity, tb_move_order order)
+int tb_facade_root_pick(fathom_tb *tb, uint64_t white, uint64_t black, uint64_t kings,
+                        uint64_t queens, uint64_t rooks, uint64_t bishops, uint64_t knights,
+                        uint64_t pawns, unsigned rule50, unsigned ep, bool turn,
+                        tb_move_order order, fathom_root_move *moves, unsigned *count,
+                        unsigned *chosen, int *wdl, int *dtz)
 {
-    fathom_root_move moves[FATHOM_MAX_MOVES];
-    unsigned count;
-    int wdl, dtz;
-    if (tb_facade_root_moves(tb, white, black, kings, queens, rooks, bishops, knights,
-                             pawns, rule50, ep, turn, 0, moves, &count, &wdl,
-                             &dtz) != FATHOM_OK)
-        return TB_RESULT_FAILED;
-    if (count == 0) {
-        if (results && capacity > 0)
-            results[0] = TB_RESULT_FAILED;
-        return dtz < 0 ? TB_RESULT_CHECKMATE : TB_RESULT_STALEMATE;
-    }
+    *chosen = 0;
+    int status = tb_facade_root_moves(tb, white, black, kings, queens, rooks, bishops,
+                                      knights, pawns, rule50, ep, turn, 0, moves, count, wdl,
+                                      dtz);
+    if (status != FATHOM_OK || *count == 0)
+        return status;
     const tb_facade_pieces pieces = {kings, queens, rooks, bishops, knights};
     /* The core lists moves best first; the libraries list them in their
      * generators' order and take the first of the best. */
     fathom_root_move best = moves[0];
-    tb_facade_generator_order(moves, count, &pieces, order);
-    unsigned chosen = fathom_choice(moves, count, &best,
-                                    draw_pick_key(white, black, &pieces, pawns, turn));
-    if (results && capacity > 0) {
-        unsigned n = count < capacity - 1 ? count : capacity - 1;
-        for (unsigned i = 0; i < n; i++)
-            results[i] = pack_move(&moves[i], moves[i].wdl, moves[i].dtz);
-        results[n] = TB_RESULT_FAILED;
-    }
-    return pack_move(&moves[chosen], wdl, dtz);
+    tb_facade_generator_order(moves, *count, &pieces, order);
+    *chosen = fathom_choice(moves, *count, &best,
+                            draw_pick_key(white, black, &pieces, pawns, turn));
+    return FATHOM_OK;
 }
 
 /* A win is certain within the 50-move rule when its last ply lands by ply

@@ -28,11 +28,11 @@ typedef struct tb_score_scale {
 TB_INTERNAL unsigned tb_facade_ep(unsigned ep, uint64_t white, uint64_t black,
                                   uint64_t pawns, bool turn);
 
-/* tb_probe_wdl's answer: TB_LOSS .. TB_WIN, or TB_RESULT_FAILED. */
-TB_INTERNAL unsigned tb_facade_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
-                                   uint64_t kings, uint64_t queens, uint64_t rooks,
-                                   uint64_t bishops, uint64_t knights, uint64_t pawns,
-                                   unsigned ep, bool turn);
+/* tb_probe_wdl's probe: RETURN FATHOM_OK with *wdl -2..2, or the failure. */
+TB_INTERNAL int tb_facade_wdl(fathom_tb *tb, uint64_t white, uint64_t black,
+                              uint64_t kings, uint64_t queens, uint64_t rooks,
+                              uint64_t bishops, uint64_t knights, uint64_t pawns,
+                              unsigned ep, bool turn, int *wdl);
 
 /* The core's root probe with the facades' reading of ep; wdl_root answers a
  * root whose own DTZ file is missing from its WDL (tb_probe_root_dtz). */
@@ -65,15 +65,17 @@ TB_INTERNAL void tb_facade_generator_order(fathom_root_move *moves, unsigned cou
                                            const tb_facade_pieces *pieces,
                                            tb_move_order order);
 
-/* tb_probe_root: the packed move Fathom's and Pyrrhic's rule picks, with
- * every move packed into results (capacity entries, the last used one
- * TB_RESULT_FAILED, in generator order) unless NULL. */
-TB_INTERNAL unsigned tb_facade_probe_root(fathom_tb *tb, uint64_t white, uint64_t black,
-                                          uint64_t kings, uint64_t queens, uint64_t rooks,
-                                          uint64_t bishops, uint64_t knights,
-                                          uint64_t pawns, unsigned rule50, unsigned ep,
-                                          bool turn, unsigned *results, unsigned capacity,
-                                          tb_move_order order);
+/* tb_probe_root's moves: the root moves (FATHOM_MAX_MOVES room) in the
+ * generator's order, *count of them (0: mate or stalemate, *dtz < 0 for
+ * mate), and *chosen the one Fathom's and Pyrrhic's rule plays: the first
+ * as good as the best, or the draw-pick key's among drawing moves.
+ * RETURN: FATHOM_OK, or the probe's failure. */
+TB_INTERNAL int tb_facade_root_pick(fathom_tb *tb, uint64_t white, uint64_t black,
+                                    uint64_t kings, uint64_t queens, uint64_t rooks,
+                                    uint64_t bishops, uint64_t knights, uint64_t pawns,
+                                    unsigned rule50, unsigned ep, bool turn,
+                                    tb_move_order order, fathom_root_move *moves,
+                                    unsigned *count, unsigned *chosen, int *wdl, int *dtz);
 
 /* TB_PROMOTES_* (Fathom) = PYRRHIC_FLAG_*PROMO of a python-chess piece type. */
 TB_INTERNAL unsigned tb_facade_promotion(unsigned type);

@@ -10,6 +10,7 @@
 
 #include "fathom.h"
 #include "facades/tb_facade.h"
+#include "facades/tb_facade_body.h" /* after tbprobe.h: its packed layout */
 #include "platform/tb_platform.h"
 
 unsigned TB_LARGEST = 0;
@@ -51,8 +52,8 @@ unsigned tb_probe_wdl_impl(uint64_t white, uint64_t black, uint64_t kings,
                            uint64_t knights, uint64_t pawns, unsigned ep,
                            bool turn)
 {
-    return tb_facade_wdl(default_tb, white, black, kings, queens, rooks, bishops,
-                         knights, pawns, ep, turn);
+    return facade_packed_wdl(default_tb, white, black, kings, queens, rooks, bishops,
+                             knights, pawns, ep, turn);
 }
 
 unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
@@ -60,9 +61,9 @@ unsigned tb_probe_root_impl(uint64_t white, uint64_t black, uint64_t kings,
                             uint64_t knights, uint64_t pawns, unsigned rule50,
                             unsigned ep, bool turn, unsigned *results)
 {
-    return tb_facade_probe_root(default_tb, white, black, kings, queens, rooks,
-                                bishops, knights, pawns, rule50, ep, turn, results,
-                                TB_MAX_MOVES, TB_ORDER_FATHOM);
+    return facade_packed_root(default_tb, white, black, kings, queens, rooks,
+                              bishops, knights, pawns, rule50, ep, turn, results,
+                              TB_MAX_MOVES, TB_ORDER_FATHOM);
 }
 
 static TbMove tb_move_of(const fathom_root_move *m)

@@ -32,6 +32,7 @@
 
 #include "fathom.h"
 #include "format/tb_table.h"
+#include "format/tb_variant_format.h"
 #include "platform/tb_platform.h"
 
 /* What a damaged stream gets as result->what: where, then what. */
@@ -198,6 +199,7 @@ int tb_lone_table_open(const char *path, const tb_material *mat, int is_dtz,
     if (!lone)
         return FATHOM_ERR_NO_MEMORY;
     tb_consts_init(&lone->consts);
+    tb_variant_format_init(&lone->consts, FATHOM_VARIANT_STANDARD);
     int status = tb_table_open(&lone->table, path, NULL, 0, mat, is_dtz, &lone->consts);
     if (status != FATHOM_OK) {
         free(lone);

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "fathom.h"
-#include "rules/tb_variant.h"
 
 /* Byte 4 of a file: its layout. */
 #define FILE_TWO_SIDES 1 /* WDL: both sides to move stored (else one) */
@@ -167,26 +166,18 @@ void tb_consts_init(tb_consts *c)
     init_diagonals(c);
     init_king_pairs(c);
     init_pawn_indices(c);
-    /* Standard chess's file format; fathom_open_variant may switch it. */
-    tb_variant_format_init(c, FATHOM_VARIANT_STANDARD);
+}
+
+int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
+                        uint32_t magic)
+{
+    int k = is_dtz != 0;
+    return magic == c->magic[k] || (has_pawns && magic == c->pawn_magic[k]);
 }
 
 /* ------------------------------------------------------------------ */
 /* Material from file names                                            */
 /* ------------------------------------------------------------------ */
-
-static int piece_letter(char ch)
-{
-    switch (ch) {
-    case 'P': return TB_PAWN;
-    case 'N': return TB_KNIGHT;
-    case 'B': return TB_BISHOP;
-    case 'R': return TB_ROOK;
-    case 'Q': return TB_QUEEN;
-    case 'K': return TB_KING;
-    default: return 0;
-    }
-}
 
 static tb_key key_of_counts(const uint8_t count[2][7], int mirror)
 {
@@ -219,7 +210,7 @@ int tb_material_parse_variant(const char *name, size_t len, int one_king,
             prev = 7;
             continue;
         }
-        int t = piece_letter(name[i]);
+        int t = tb_piece_of_letter(name[i]);
         /* Each side lists its pieces king first, strongest to weakest
          * (without royal kings, a side's king is merely its strongest). */
         if (!t || t > prev || (one_king && t == TB_KING && prev != 7) ||
@@ -288,24 +279,36 @@ static uint64_t leading_factor(int enc_type, const tb_consts *c)
     return c->multi_factor[enc_type - 2];
 }
 
-/* Factors for a pawnless table; `order` is where the leading group goes. */
-static int factors_pieces(tb_enc *e, const tb_table *t, const tb_consts *c,
-                          int order)
+/*
+ * The factors of a table's groups, in the order of their encoding: the
+ * leading group's (lead_factor) at step `order`; for a pawn table with
+ * pawns of both colours, the second pawn group's (second_factor, group at
+ * second) at step `order2` (never matched: -1, or 15 as pawn headers
+ * write it, which the step bound refuses); every other group from `first`
+ * on, placed on the squares the groups before it leave.  The header's
+ * orders are untrusted: the steps are bounded, every product checked.
+ * RETURN: 1 with e->factor and e->size set, 0 for a corrupt header.
+ */
+static int place_factors(tb_enc *e, const tb_table *t, const tb_consts *c, int first,
+                         int order, uint64_t lead_factor, int order2, int second,
+                         uint64_t second_factor)
 {
-    memset(e->norm, 0, sizeof e->norm);
-    e->norm[0] = (uint8_t)leading_group(t->enc_type);
-    group_pieces(e, t->num, e->norm[0]);
-
     uint64_t f = 1;
-    int remaining = 64 - e->norm[0];
-    int placed_lead = 0;
-    int i = e->norm[0];
-    for (int k = 0; i < t->num || k == order; k++) {
+    int remaining = 64 - first;
+    int placed = 0;
+    int i = first;
+    for (int k = 0; i < t->num || k == order || k == order2; k++) {
+        if (k > 2 * TB_PIECES)
+            return 0;
         if (k == order) {
             e->factor[0] = f;
-            if (!mul_ok(&f, leading_factor(t->enc_type, c)))
+            if (!mul_ok(&f, lead_factor))
                 return 0;
-            placed_lead = 1;
+            placed++;
+        } else if (k == order2) {
+            e->factor[second] = f;
+            if (!mul_ok(&f, second_factor))
+                return 0;
         } else {
             e->factor[i] = f;
             if (remaining < 0 || !mul_ok(&f, c->binom[e->norm[i]][remaining]))
@@ -315,7 +318,17 @@ static int factors_pieces(tb_enc *e, const tb_table *t, const tb_consts *c,
         }
     }
     e->size = f;
-    return placed_lead;
+    return placed == 1;
+}
+
+/* Factors for a pawnless table; `order` is where the leading group goes. */
+static int factors_pieces(tb_enc *e, const tb_table *t, const tb_consts *c,
+                          int order)
+{
+    memset(e->norm, 0, sizeof e->norm);
+    e->norm[0] = (uint8_t)leading_group(t->enc_type);
+    group_pieces(e, t->num, e->norm[0]);
+    return place_factors(e, t, c, e->norm[0], order, leading_factor(t->enc_type, c), -1, 0, 0);
 }
 
 /* Factors for a pawn table on `file`; order2 == 15 when one colour has
@@ -329,34 +342,14 @@ static int factors_pawns(tb_enc *e, const tb_table *t, const tb_consts *c,
         e->norm[t->pawns[0]] = t->pawns[1];
     group_pieces(e, t->num, t->pawns[0] + t->pawns[1]);
 
-    int i = e->norm[0];
+    int first = e->norm[0];
     if (order2 < 15)
-        i += e->norm[i];
-    int remaining = 64 - i;
-    uint64_t f = 1;
-    int placed = 0;
-    for (int k = 0; i < t->num || k == order || k == order2; k++) {
-        if (k == order) {
-            e->factor[0] = f;
-            if (!mul_ok(&f, c->pawn_factor[e->norm[0] - 1][file]))
-                return 0;
-            placed++;
-        } else if (k == order2) {
-            e->factor[e->norm[0]] = f;
-            if (!mul_ok(&f, c->binom[e->norm[e->norm[0]]][48 - e->norm[0]]))
-                return 0;
-        } else {
-            e->factor[i] = f;
-            if (remaining < 0 || !mul_ok(&f, c->binom[e->norm[i]][remaining]))
-                return 0;
-            remaining -= e->norm[i];
-            i += e->norm[i];
-        }
-        if (k > 2 * TB_PIECES)
-            return 0;
-    }
-    e->size = f;
-    return placed == 1;
+        first += e->norm[first];
+    /* The second pawn group, when there is one, has the 48 pawn squares
+     * but the leading group's. */
+    uint64_t second = order2 < 15 ? c->binom[e->norm[e->norm[0]]][48 - e->norm[0]] : 0;
+    return place_factors(e, t, c, first, order, c->pawn_factor[e->norm[0] - 1][file], order2,
+                         e->norm[0], second);
 }
 
 /* The header's piece list must be the material the file name promises. */

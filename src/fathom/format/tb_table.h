@@ -44,7 +44,16 @@ typedef struct tb_consts {
     uint64_t multi_factor[5];
 } tb_consts;
 
+/* The index arithmetic of every table; the variant's part (its magic
+ * numbers and like-piece indexing, standard chess's too) is then
+ * tb_variant_format_init's (format/tb_variant_format.h). */
 TB_INTERNAL void tb_consts_init(tb_consts *c);
+
+/* Whether a file starting with `magic` is a table of the variant
+ * tb_variant_format_init set (python-chess also accepts the pawnless
+ * suffix's magic in a pawn table). */
+TB_INTERNAL int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
+                                    uint32_t magic);
 
 /* The square in the a1-d1-d4 triangle that stands for symmetry class cls
  * (0..9: b1 c1 d1 c2 d2 d3, then the diagonal a1 b2 c3 d4; tb_table.c). */

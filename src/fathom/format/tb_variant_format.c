@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "rules/tb_variant.h"
+#include "format/tb_variant_format.h"
 
 /* Per variant: suffixes and magic numbers (the first four bytes of a file,
  * read little-endian).  The antichess family stores pawnless tables once,
@@ -117,13 +117,6 @@ int tb_variant_format_init(tb_consts *c, int variant)
     init_pair_index(c);
     init_like_groups(c);
     return 1;
-}
-
-int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
-                        uint32_t magic)
-{
-    int k = is_dtz != 0;
-    return magic == c->magic[k] || (has_pawns && magic == c->pawn_magic[k]);
 }
 
 int tb_variant_suffix_kind(int variant, const char *suffix, int has_pawns)

@@ -218,14 +218,17 @@ static int parse_core(const unsigned char *s, size_t len, unsigned flags,
     *end = last;
 
     if (flags & FATHOM_FEN_EPD) {
-        /* Fields 5.. are opcodes unless the fifth starts with a digit. */
+        /* Fields 5.. are opcodes unless the fifth starts with a digit: then
+         * they are the two counters, and a field after them is refused as
+         * without the flag (python-chess refuses it too). */
         if (nfields < 4)
             return FATHOM_FEN_ERR_FIELD_COUNT;
-        if (nfields >= 5 && !(s[start[4]] >= '0' && s[start[4]] <= '9'))
+        if (nfields >= 5 && !(s[start[4]] >= '0' && s[start[4]] <= '9')) {
             nfields = 4;
-        else if (nfields == 5)
+            more = 0;
+        } else if (nfields == 5) {
             return FATHOM_FEN_ERR_FIELD_COUNT;
-        more = 0;
+        }
     }
     if (more || (nfields != 4 && nfields != 6))
         return FATHOM_FEN_ERR_FIELD_COUNT;

@@ -193,16 +193,11 @@ typedef struct game_san {
     int promotion; /* 0: none given, else TB_KNIGHT .. TB_KING */
 } game_san;
 
+/* SAN names every piece but the pawn by its letter. */
 static int san_piece_letter(char c)
 {
-    switch (c) {
-    case 'N': return TB_KNIGHT;
-    case 'B': return TB_BISHOP;
-    case 'R': return TB_ROOK;
-    case 'Q': return TB_QUEEN;
-    case 'K': return TB_KING;
-    default: return 0;
-    }
+    int type = tb_piece_of_letter(c);
+    return type == TB_PAWN ? 0 : type;
 }
 
 static int san_promotion_letter(char c)

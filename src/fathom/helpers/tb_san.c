@@ -8,8 +8,7 @@
 
 #include "fathom_helpers.h"
 #include "rules/tb_chess.h"
-
-static const char piece_letters[] = " PNBRQK";
+#include "rules/tb_movegen.h"
 
 int fathom_move_san(const fathom_board *board, unsigned from, unsigned to,
                     unsigned promotion, char *out, size_t cap)
@@ -50,7 +49,7 @@ int fathom_move_san(const fathom_board *board, unsigned from, unsigned to,
         if (capture)
             out[len++] = (char)('a' + (from & 7));
     } else {
-        out[len++] = piece_letters[move->piece];
+        out[len++] = TB_PIECE_LETTERS[move->piece];
         if (others) {
             /* A file tells the pieces apart unless one shares it; then the
              * rank, and both when pieces share each. */
@@ -72,7 +71,7 @@ int fathom_move_san(const fathom_board *board, unsigned from, unsigned to,
     out[len++] = (char)('1' + (to >> 3));
     if (move->promo) {
         out[len++] = '=';
-        out[len++] = piece_letters[move->promo];
+        out[len++] = TB_PIECE_LETTERS[move->promo];
     }
     tb_pos child;
     tb_do_move(&pos, *move, &child);

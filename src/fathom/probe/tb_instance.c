@@ -4,7 +4,7 @@
  * on first use.
  */
 #include "probe/tb_instance.h"
-#include "rules/tb_variant.h"
+#include "format/tb_variant_format.h"
 
 #include <stdlib.h>
 #include <string.h>

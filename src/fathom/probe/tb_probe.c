@@ -10,27 +10,29 @@
 #include <string.h>
 
 #include "fathom_helpers.h"
-#include "batch/tb_batch.h"
+#include "probe/tb_probe.h"
 #include "probe/tb_instance.h"
 #include "probe/tb_search.h"
+#include "rules/tb_movegen.h"
 #include "rules/tb_variant.h"
 
 /* Where the search (tb_search.c) and the root probes below meet the
- * instance's game: through its rules table (tb_search.h), except that
- * standard chess's search is called by name (tb_rules_are_inline). */
+ * instance's game: through its rules table (rules/tb_rules.h).  The search
+ * is the probe layer's to pick, not the rules': standard chess's, with its
+ * rules inline (tb_rules_are_inline), or the one over a variant's table. */
 
 TB_ALWAYS_INLINE int any_probe_wdl(probe *pr, const tb_pos *pos, int *wdl)
 {
     if (tb_rules_are_inline(pr->tb))
         return tb_chess_probe_wdl(pr, pos, wdl);
-    return tb_rules_of(pr->tb)->search_wdl(pr, pos, wdl);
+    return tb_variant_search_wdl(pr, pos, wdl);
 }
 
 TB_ALWAYS_INLINE int any_probe_dtz(probe *pr, const tb_pos *pos, int *dtz, int *precise)
 {
     if (tb_rules_are_inline(pr->tb))
         return tb_chess_probe_dtz(pr, pos, dtz, precise);
-    return tb_rules_of(pr->tb)->search_dtz(pr, pos, dtz, precise);
+    return tb_variant_search_dtz(pr, pos, dtz, precise);
 }
 
 static int any_gen_all(const fathom_tb *tb, const tb_pos *pos, tb_move *moves)

@@ -5,6 +5,7 @@
  * each game, for the root probes.
  */
 #include "probe/tb_search.h"
+#include "rules/tb_movegen.h"
 
 #include <limits.h>
 
@@ -129,7 +130,6 @@ static const tb_rules chess_rules = {
     chess_gen_pawn_pushes, chess_gen_piece_quiets, chess_gen_all,
     chess_do_move,      chess_is_checkmate, chess_decided,
     0,
-    tb_chess_probe_wdl, tb_chess_probe_dtz,
     /* marks_mate_in_one, settles_clock_edge, dtz_floor_search,
      * indexes_from_pieces: positional, as C++11 has no designators */
     1, 1, 1, 1,

@@ -1,23 +1,15 @@
 /*
- * tb_chess.c - standard chess's legal moves (the one generator of
- * tb_movegen.h, kept where the mover's king is safe), making moves, and
- * position validity for the prober.
+ * tb_chess.c - standard chess's check, making moves, and position validity
+ * for the prober (its legal moves: tb_movegen.c).
  */
 #include "rules/tb_chess.h"
 
 #include <string.h>
 
-#include "rules/tb_movegen.h"
-
-static int king_square(const tb_pos *pos, int color)
-{
-    return bb_lsb(pos->type[TB_KING] & pos->color[color]);
-}
-
 int tb_in_check(const tb_pos *pos)
 {
     uint64_t occ = pos->color[0] | pos->color[1];
-    return tb_attackers(pos, king_square(pos, pos->turn), !pos->turn, occ) != 0;
+    return tb_attackers(pos, tb_king_square(pos, pos->turn), !pos->turn, occ) != 0;
 }
 
 void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child)
@@ -46,64 +38,6 @@ void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child)
         child->rule50 = 0;
     else if (child->rule50 < 255)
         child->rule50++;
-}
-
-/* The mover's king is safe after the move.  Asked of every generated
- * move, so it looks at the board the move leaves without making it: the
- * king's square (its target if it moves), the occupancy with the mover
- * lifted, set down and the captured piece gone, and the opponent's
- * pieces but that one.  A promotion changes only the mover's own pieces. */
-static int leaves_king_safe(const tb_pos *pos, tb_move m)
-{
-    int us = pos->turn;
-    uint64_t from = 1ULL << m.from, to = 1ULL << m.to;
-    uint64_t taken = 0;
-    if (m.flags & TB_MOVE_EP)
-        taken = us == TB_WHITE ? to >> 8 : to << 8;
-    else if (m.flags & TB_MOVE_CAPTURE)
-        taken = to;
-    uint64_t them = pos->color[!us] & ~taken;
-    uint64_t occ = ((pos->color[0] | pos->color[1]) & ~from & ~taken) | to;
-    int king = m.piece == TB_KING ? m.to : king_square(pos, us);
-    uint64_t queens = pos->type[TB_QUEEN];
-    uint64_t att = (bb_knight_attacks(king) & pos->type[TB_KNIGHT]) |
-                   (bb_king_attacks(king) & pos->type[TB_KING]) |
-                   (bb_pawn_attacks(king, us) & pos->type[TB_PAWN]);
-    if (att & them)
-        return 0;
-    uint64_t diagonal = (pos->type[TB_BISHOP] | queens) & them & bb_diagonal_rays(king);
-    uint64_t straight = (pos->type[TB_ROOK] | queens) & them & bb_straight_rays(king);
-    return !((diagonal && (bb_bishop_attacks(king, occ) & diagonal)) ||
-             (straight && (bb_rook_attacks(king, occ) & straight)));
-}
-
-static int stop_at_first(void *ctx, tb_move m)
-{
-    (void)ctx;
-    (void)m;
-    return 1;
-}
-
-/* The one generator (tb_movegen.h) in Fathom's order, king safety as the
- * filter: both the move list and "is there any" compile it with constant
- * parameters, so every call in it is direct. */
-int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves)
-{
-    tb_move_list list = {moves, 0};
-    tb_movegen(pos, which, MOVEGEN_ORDER_FATHOM, 0, leaves_king_safe, tb_move_list_append,
-               &list);
-    return list.count;
-}
-
-int tb_has_legal(const tb_pos *pos, unsigned which)
-{
-    return tb_movegen(pos, which, MOVEGEN_ORDER_FATHOM, 0, leaves_king_safe, stop_at_first,
-                      NULL);
-}
-
-int tb_is_checkmate(const tb_pos *pos)
-{
-    return tb_in_check(pos) && !tb_has_legal(pos, TB_GEN_ALL);
 }
 
 /* The whole line through a and b, or 0 when they share none. */
@@ -172,10 +106,10 @@ int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t black,
     }
 
     /* The side that just moved may not be left in check. */
-    if (tb_attackers(pos, king_square(pos, !pos->turn), pos->turn, occ))
+    if (tb_attackers(pos, tb_king_square(pos, !pos->turn), pos->turn, occ))
         return 0;
 
-    int our_king = king_square(pos, pos->turn);
+    int our_king = tb_king_square(pos, pos->turn);
     uint64_t checkers = tb_attackers(pos, our_king, !pos->turn, occ);
     if (checkers) {
         int n = tb_popcount(checkers);

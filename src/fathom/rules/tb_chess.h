@@ -20,6 +20,21 @@
 enum { TB_BLACK = 0, TB_WHITE = 1 };
 enum { TB_PAWN = 1, TB_KNIGHT, TB_BISHOP, TB_ROOK, TB_QUEEN, TB_KING };
 
+/* Each piece type's letter, indexed by type: the one table of them for
+ * table names (format/tb_table.c), SAN out (helpers/tb_san.c) and SAN in
+ * (helpers/tb_game.c). */
+#define TB_PIECE_LETTERS " PNBRQK"
+
+/* The piece type of an upper-case letter of TB_PIECE_LETTERS; 0 for any
+ * other character. */
+static inline int tb_piece_of_letter(char ch)
+{
+    for (int t = TB_PAWN; t <= TB_KING; t++)
+        if (TB_PIECE_LETTERS[t] == ch)
+            return t;
+    return 0;
+}
+
 typedef struct tb_pos {
     uint64_t color[2]; /* [TB_BLACK], [TB_WHITE] */
     uint64_t type[7];  /* [TB_PAWN] .. [TB_KING]; [0] unused, always 0 */
@@ -273,11 +288,14 @@ TB_ALWAYS_INLINE uint64_t tb_attackers(const tb_pos *pos, int sq, int by, uint64
     return att & pos->color[by];
 }
 
+/* The square of a side's king (its lowest, should there be several). */
+static inline int tb_king_square(const tb_pos *pos, int color)
+{
+    return bb_lsb(pos->type[TB_KING] & pos->color[color]);
+}
+
 /* True when the side to move is in check. */
 TB_INTERNAL int tb_in_check(const tb_pos *pos);
-
-/* True when the side to move is checkmated. */
-TB_INTERNAL int tb_is_checkmate(const tb_pos *pos);
 
 /* Fill *pos from the eight bitboards and the side to move, all else zero:
  * the one place a position is laid out, for the standard and the variant
@@ -348,13 +366,8 @@ TB_INTERNAL int tb_pos_from_bitboards(tb_pos *pos, uint64_t white, uint64_t blac
                           uint64_t bishops, uint64_t knights, uint64_t pawns,
                           unsigned ep, int turn);
 
-/* Legal moves of the kinds selected by `which`; returns the count. */
-TB_INTERNAL int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
-
-/* True if the side to move has any legal move of the kinds selected. */
-TB_INTERNAL int tb_has_legal(const tb_pos *pos, unsigned which);
-
-/* The position after a (pseudo-)legal move made by tb_gen_legal. */
+/* The position after a (pseudo-)legal move made by tb_gen_legal
+ * (tb_movegen.h). */
 TB_INTERNAL void tb_do_move(const tb_pos *pos, tb_move m, tb_pos *child);
 
 #endif /* PYFATHOM_TB_CHESS_H */

@@ -1,6 +1,6 @@
 /*
  * tb_movegen.h - internal: the one move generator, for standard chess
- * (tb_chess.c) and for the variants (tb_variant_rules.c).
+ * (tb_movegen.c) and for the variants (tb_variant_rules.c).
  *
  * It produces the pseudo-legal moves of the side to move of the kinds a
  * `which` mask selects (TB_GEN_*, tb_chess.h), and is parametrised by what
@@ -268,5 +268,17 @@ TB_ALWAYS_INLINE int tb_movegen(const tb_pos *pos, unsigned which, int order,
                 return 1;
     return 0;
 }
+
+/* ---- standard chess's legal moves (tb_movegen.c) ------------------------- */
+
+/* Legal moves of the kinds selected by `which` (TB_GEN_*), in Fathom's
+ * order; returns the count. */
+TB_INTERNAL int tb_gen_legal(const tb_pos *pos, unsigned which, tb_move *moves);
+
+/* True if the side to move has any legal move of the kinds selected. */
+TB_INTERNAL int tb_has_legal(const tb_pos *pos, unsigned which);
+
+/* True when the side to move is checkmated. */
+TB_INTERNAL int tb_is_checkmate(const tb_pos *pos);
 
 #endif /* PYFATHOM_TB_MOVEGEN_H */

@@ -1,14 +1,13 @@
 /*
  * tb_variant.h - internal: the chess variants whose Syzygy tables the core
- * reads (atomic; antichess as suicide and giveaway), in three parts:
+ * reads (atomic; antichess as suicide and giveaway): their rules, in two
+ * parts (what their files look like: format/tb_variant_format.h):
  *
- *   tb_variant_format.c     what the files of each variant look like: name
- *                           suffixes, magic numbers, index constants;
  *   tb_variant_atomic.c,    the rules probing needs (move generation,
  *   tb_variant_antichess.c  making moves, when the game is over, validity);
  *   tb_variant_rules.c      the move generator (tb_movegen.h) in the order
  *                           both families share, and each variant's rules
- *                           table for the one search (tb_search.h),
+ *                           table (tb_rules.h) for the one search,
  *                           python-chess 1.11.2's algorithm for variants
  *                           (chess.syzygy).
  */
@@ -17,33 +16,9 @@
 
 #include "fathom.h"
 #include "rules/tb_chess.h"
-#include "probe/tb_instance.h"
 #include "platform/tb_internal.h"
 #include "rules/tb_movegen.h"
-#include "probe/tb_search.h"
-
-/* ---- file format (tb_variant_format.c) ----------------------------------- */
-
-/* Fill the variant's part of the per-instance constants (magic numbers,
- * adjacent-king and like-piece indexing).  RETURN: 1, or 0 for an unknown
- * variant. */
-TB_INTERNAL int tb_variant_format_init(tb_consts *c, int variant);
-
-/* Whether a file starting with `magic` is a table of the instance's variant
- * (python-chess also accepts the pawnless suffix's magic in a pawn table). */
-TB_INTERNAL int tb_variant_magic_ok(const tb_consts *c, int is_dtz, int has_pawns,
-                        uint32_t magic);
-
-/*
- * What a file name suffix (".rtbw", ".atbz", ...) is for a variant:
- * 0 a WDL file, 1 a DTZ file, -1 neither.  Suffixes that only hold
- * pawnless tables are accepted only when `has_pawns` is 0.
- */
-TB_INTERNAL int tb_variant_suffix_kind(int variant, const char *suffix, int has_pawns);
-
-/* Whether the variant has one royal king per side (table names then start
- * with a K on each side). */
-TB_INTERNAL int tb_variant_one_king(int variant);
+#include "rules/tb_rules.h"
 
 /* ---- rules (tb_variant_atomic.c, tb_variant_antichess.c) ----------------- */
 

@@ -106,7 +106,6 @@ static const tb_rules atomic_rules = {
     atomic_gen_pawn_pushes, atomic_gen_piece_quiets, atomic_gen_all,
     tb_atomic_do_move,   tb_atomic_is_checkmate,  atomic_decided,
     0,
-    tb_variant_search_wdl, tb_variant_search_dtz,
     0, 0, 0, 0,
 };
 
@@ -175,7 +174,6 @@ static int giveaway_decided(const tb_pos *pos, int *wdl)
         tb_antichess_gen_captures, antichess_gen_ep, antichess_only_ep_moves,     \
         antichess_gen_pawn_pushes, antichess_gen_piece_quiets, antichess_gen_all, \
         tb_do_move, antichess_is_checkmate, decided, 1,                           \
-        tb_variant_search_wdl, tb_variant_search_dtz,                             \
         0, 0, 0, 0,                                                               \
     }
 static const tb_rules suicide_rules = ANTICHESS_RULES(suicide_decided);

@@ -12,6 +12,7 @@
 
 #include "fathom.h"
 #include "facades/tb_facade.h"
+#include "facades/tb_facade_body.h" /* after tbprobe.h: its packed layout */
 #include "probe/tb_instance.h"
 #include "platform/tb_platform.h"
 
@@ -63,8 +64,8 @@ unsigned tb_probe_wdl(uint64_t white, uint64_t black, uint64_t kings, uint64_t q
                       uint64_t rooks, uint64_t bishops, uint64_t knights,
                       uint64_t pawns, unsigned ep, bool turn)
 {
-    return tb_facade_wdl(default_tb, white, black, kings, queens, rooks, bishops,
-                         knights, pawns, ep, turn);
+    return facade_packed_wdl(default_tb, white, black, kings, queens, rooks, bishops,
+                             knights, pawns, ep, turn);
 }
 
 unsigned tb_probe_root(uint64_t white, uint64_t black, uint64_t kings, uint64_t queens,
@@ -72,9 +73,9 @@ unsigned tb_probe_root(uint64_t white, uint64_t black, uint64_t kings, uint64_t 
                        uint64_t pawns, unsigned rule50, unsigned ep, bool turn,
                        unsigned *results)
 {
-    return tb_facade_probe_root(default_tb, white, black, kings, queens, rooks,
-                                bishops, knights, pawns, rule50, ep, turn, results,
-                                TB_MAX_MOVES, TB_ORDER_PYRRHIC);
+    return facade_packed_root(default_tb, white, black, kings, queens, rooks,
+                              bishops, knights, pawns, rule50, ep, turn, results,
+                              TB_MAX_MOVES, TB_ORDER_PYRRHIC);
 }
 
 static PyrrhicMove pyrrhic_move_of(const fathom_root_move *m)

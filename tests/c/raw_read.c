@@ -4,9 +4,9 @@
  * tb_table_dtz), with no probing logic (captures, en passant, DTZ search)
  * on top.  tests/test_beyond_five.py compares it with python-chess's own
  * table reader (WdlTable.probe_wdl_table, DtzTable.probe_dtz_table) on
- * synthetic 6- and 7-piece files.  Not part of the public API: neither
- * fathom.h nor any pyfathom module declares it; build_ffi.py does, in its
- * test-only section.
+ * synthetic 6- and 7-piece files.  Not part of the public API, and in no
+ * shipped module: build_ffi.build_test_decoder builds it with the core into
+ * a module of its own for the tests (tests/support/raw_decoder.py).
  */
 #include <stdint.h>
 #include <string.h>

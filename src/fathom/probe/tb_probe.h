@@ -1,0 +1,78 @@
+/*
+ * tb_probe.h - internal: a batch's rows as tb_probe.c probes them, for the
+ * batch layer above (batch/tb_batch.h: the thread pool and the slices in
+ * table order), and the layout of the key that orders them.  Not installed.
+ */
+#ifndef PYFATHOM_TB_PROBE_H
+#define PYFATHOM_TB_PROBE_H
+
+#include "platform/tb_internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fathom.h"
+#include "format/tb_table.h"
+
+/* A row's order key (tb_batch_order_key) keeps the row's place in a slice
+ * in its low TB_SLICE_ROW_BITS bits... */
+#define TB_SLICE_ROW_BITS 20
+
+/* ...and its top TB_KEY_GROUP_BITS bits name its group, which the sort
+ * orders first (batch/tb_batch_sorted.c): a deferred WDL read's stream
+ * number, or a row's table hash. */
+#define TB_KEY_GROUP_BITS 10
+
+/* A batch call's rows and outputs (the caller's arrays). */
+typedef struct tb_batch_rows {
+    fathom_tb *tb;
+    const uint64_t *bb[8]; /* white black kings queens rooks bishops knights pawns */
+    const uint8_t *ep, *turn;
+    int8_t *wdl_out;       /* exactly one of wdl_out, dtz_out is set */
+    int16_t *dtz_out;
+    uint8_t *precise_out;  /* NULL: not wanted (DTZ batches only) */
+    uint8_t *status_out;   /* NULL: not wanted */
+    int as_stored;         /* FATHOM_BATCH_AS_STORED: lichess's precise flags */
+} tb_batch_rows;
+
+/*
+ * Probe row i as fathom_probe_wdl / fathom_probe_dtz would (same status,
+ * value and precise flag), decoding through memo (NULL: none), and store
+ * the answer in the output arrays.
+ */
+TB_INTERNAL void tb_batch_probe_row(const tb_batch_rows *rows, size_t i, tb_block_memo *memo);
+
+/* Where a standard-chess WDL row's own table read lies (tb_table_locate). */
+typedef struct tb_wdl_read {
+    const tb_table *table;
+    unsigned stream;
+    uint64_t idx;
+} tb_wdl_read;
+
+/*
+ * A standard-chess WDL row in two steps (tb_chess_wdl_split), so that
+ * the slice's table reads can be made in table order without the row's
+ * position being set up and indexed twice.  tb_batch_wdl_begin probes row
+ * i up to its own table read: RETURN 1 with *read set and the best
+ * capture's value parked in rows->wdl_out[i] when that read is left to do,
+ * 0 when the row is answered (en-passant rows are probed whole).
+ * tb_batch_wdl_end makes the read and answers the row.  Together: what
+ * tb_batch_probe_row gives.
+ */
+TB_INTERNAL int tb_batch_wdl_begin(const tb_batch_rows *rows, size_t i, tb_block_memo *memo,
+                                   tb_wdl_read *read);
+TB_INTERNAL void tb_batch_wdl_end(const tb_batch_rows *rows, size_t i,
+                                  const tb_wdl_read *read, tb_block_memo *memo);
+
+/*
+ * Where row i's own WDL value lies, as a number that orders rows by table,
+ * stream and index (the index shifted right when a table has more than
+ * 2^(51 - TB_SLICE_ROW_BITS) positions); the low TB_SLICE_ROW_BITS bits
+ * are 0.  Rows that cannot be located
+ * without side effects (invalid, a table missing or not mapped yet) get a
+ * key from what is known: the order only decides how much decoding the
+ * memo saves, never an answer.
+ */
+TB_INTERNAL uint64_t tb_batch_order_key(const tb_batch_rows *rows, size_t i);
+
+#endif /* PYFATHOM_TB_PROBE_H */

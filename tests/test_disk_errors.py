@@ -1,0 +1,167 @@
+"""A disk that fails under a running process: reads of a mapped table
+file that start returning EIO (issue 41, "survive the disk": "unreadable
+while in use").
+
+test_disk_survival.py cuts a file short; here the file keeps its size and
+its reads fail, as a bad sector does.  The tables are served by a FUSE
+filesystem (``tests/support/eio_fs.py``) whose reads of KPvKP's file fail
+once a flag file exists; the victim process (``tests/support/disk_victim.py``)
+maps and reads the file, sets the flag, drops the file's unmapped pages and
+probes on.  The kernel answers the next fault on the lost pages with
+SIGBUS, which killed the process before the fault guard; now those probes
+fail with :class:`pyfathom.TableFileError` naming the file (batch rows:
+``Status.IO``), and every other row is python-chess's answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import chess
+import pytest
+
+from support import disk_victim
+from support.disk_damage import (DAMAGED, IO_STATUS, board_key, boards,  # noqa: F401 (a fixture)
+                                 check_outcomes, oracle_values, rows_of, run_victim,
+                                 spec_for)
+
+EIO_FS = Path(__file__).resolve().parent / "support" / "eio_fs.py"
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="FUSE test filesystem: Linux only")
+
+
+def _fuse_ready() -> None:
+    """Skip, naming what is missing, where this machine has no FUSE (a
+    container without /dev/fuse); where it has, a failure to mount fails."""
+    if not os.path.exists("/dev/fuse"):
+        pytest.skip("no /dev/fuse on this machine: the failing-disk filesystem cannot mount")
+    try:
+        import fuse  # noqa: F401  (fusepy; finds libfuse 2 on import)
+    except ImportError:
+        pytest.skip("fusepy (in the test extra) is not installed")
+    except OSError as e:
+        pytest.skip(f"fusepy finds no libfuse 2 (Debian package libfuse2): {e}")
+    if shutil.which("fusermount") is None and shutil.which("fusermount3") is None:
+        pytest.skip("fusermount not found (Debian package fuse3; tests/system_packages.sh)")
+
+
+@pytest.fixture()
+def failing_disk(syzygy_dir: Path, tmp_path: Path, request: pytest.FixtureRequest,
+                 monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Path]]:
+    """The 3-4-piece tables on a FUSE mount whose reads of KPvKP's files
+    fail once ``flag`` exists; the victim sets it (DISK_VICTIM_FAIL_FLAG)."""
+    _fuse_ready()
+    source, mount, flag = tmp_path / "disk", tmp_path / "mnt", tmp_path / "failing"
+    shutil.copytree(syzygy_dir, source, ignore=shutil.ignore_patterns("*.epd"))
+    mount.mkdir()
+    # The file the test damages: DTZ tests name "dtz" in their id.
+    failing = DAMAGED + (".rtbz" if "dtz" in request.node.name else ".rtbw")
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
+    server = subprocess.Popen([sys.executable, str(EIO_FS), str(source), str(mount), failing,
+                               str(flag)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 20
+    while not os.path.ismount(mount):
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            output = server.communicate()[0]
+            pytest.fail(f"the failing-disk filesystem did not mount at {mount}: {output[-2000:]}")
+        time.sleep(0.05)
+    monkeypatch.setenv(disk_victim.FAIL_FLAG_ENV, str(flag))
+    try:
+        yield {"tables": mount, "flag": flag}
+    finally:
+        for tool in ("fusermount", "fusermount3"):
+            if shutil.which(tool):
+                subprocess.run([tool, "-u", "-z", str(mount)], capture_output=True, timeout=30)
+                break
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def _check_the_disk_really_fails(victim: Path, flag: Path) -> None:
+    """The filesystem does what the test claims: with the flag set, a
+    positional read of the file fails with EIO (so the probes below met a
+    real read error, not a cut)."""
+    flag.touch()
+    try:
+        fd = os.open(victim, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            with pytest.raises(OSError) as raised:
+                os.pread(fd, 4096, 0)
+            assert raised.value.errno == 5, raised.value
+        finally:
+            os.close(fd)
+    finally:
+        flag.unlink()
+
+
+@pytest.mark.parametrize("dtz", [False, True], ids=["wdl", "dtz"])
+def test_per_position(syzygy_dir: Path, failing_disk: dict[str, Path],
+                      boards: dict[str, Any], dtz: bool) -> None:
+    tables = failing_disk["tables"]
+    victim = tables / (DAMAGED + (".rtbz" if dtz else ".rtbw"))
+    _check_the_disk_really_fails(victim, failing_disk["flag"])
+    mixed = boards["mixed"]
+    out = rows_of(run_victim("per_position", tables, victim, spec_for(mixed, dtz)))
+    assert out["warm"][0] == "value"
+    assert failing_disk["flag"].exists(), "the victim never damaged the disk"
+    check_outcomes(out["rows"], oracle_values(syzygy_dir, mixed, dtz), mixed, victim)
+
+
+def test_batch_wdl(syzygy_dir: Path, failing_disk: dict[str, Path],
+                   boards: dict[str, Any]) -> None:
+    """Two threads: the rows that met the error are Status.IO, every other
+    row answered; the first failed row alone names the file."""
+    tables = failing_disk["tables"]
+    victim = tables / (DAMAGED + ".rtbw")
+    mixed = boards["mixed"]
+    out = rows_of(run_victim("bitboards", tables, victim, spec_for(mixed, False, threads=2)))
+    expected = oracle_values(syzygy_dir, mixed, False)
+    failed = 0
+    for board, value, status, want in zip(mixed, out["values"], out["status"], expected,
+                                          strict=True):
+        if status:
+            assert status == IO_STATUS and board_key(board) == DAMAGED, (board.fen(), status)
+            failed += 1
+        else:
+            assert value == want, board.fen()
+    assert failed
+    assert out["error"][:3] == ["error", "TableFileError", str(victim)], out["error"]
+
+
+def test_cli_batch_wdl(syzygy_dir: Path, failing_disk: dict[str, Path],
+                       boards: dict[str, Any], tmp_path: Path) -> None:
+    """``pyfathom batch``: every row written, the failed ones marked, one
+    line on stderr, exit 1."""
+    tables = failing_disk["tables"]
+    victim = tables / (DAMAGED + ".rtbw")
+    mixed = boards["mixed"]
+    src = tmp_path / "positions.epd"
+    src.write_text("".join(b.fen() + "\n" for b in mixed))
+    out_file = tmp_path / "out.jsonl"
+    warm = spec_for(mixed, False)["warm_fen"]
+    proc = run_victim("cli", tables, victim,
+                      args=("--hook", "probe_wdl_bitboards", warm, "batch", "--tables",
+                            str(tables), "--threads", "2", "-o", str(out_file), str(src)))
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr and str(victim) in proc.stderr, proc.stderr
+    rows = [json.loads(line) for line in out_file.read_text().splitlines()]
+    assert len(rows) == len(mixed)
+    failed = [r for r in rows if r["status"] != "ok"]
+    assert failed and all(board_key(chess.Board(r["fen"])) == DAMAGED
+                          for r in failed)
+    for row, want in zip(rows, oracle_values(syzygy_dir, mixed, False), strict=True):
+        if row["status"] == "ok":
+            assert row["wdl"] == want, row
