@@ -97,6 +97,7 @@ int fathom_add_directory(fathom_tb *tb, const char *dir, int load_wdl,
                          int load_dtz, unsigned *found);
 int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
                          unsigned *found);
+int fathom_add_prefix_directory(fathom_tb *tb, const char *dir, unsigned *found);
 int fathom_add_file(fathom_tb *tb, const char *path, int load_wdl,
                     int load_dtz, unsigned *found);
 int fathom_add_table_memory(fathom_tb *tb, const char *name, const void *data,
