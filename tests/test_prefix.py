@@ -15,7 +15,7 @@ import pytest
 
 import pyfathom
 from pyfathom import tables
-from tests.support.table_cache import tables_dir as tables_dir34
+from support.table_cache import tables_dir as tables_dir34
 
 SIX = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy6"
 NAMES = ["KBBBBvK.rtbw", "KBBBBvK.rtbz"]
