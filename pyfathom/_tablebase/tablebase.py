@@ -196,7 +196,7 @@ class Tablebase(BoardProbes, BatchProbes):
         lila-tablebase's ``--hot-prefix`` folders hold) is a copy of the
         first bytes of the table file called ``NAME``; when that table is
         mapped, its bytes below the prefix's size come from the prefix
-        file (see :doc:`tables-on-disk`).  Call it before the tables are
+        file (see :doc:`/tables-on-disk`).  Call it before the tables are
         first probed.  Returns the number of prefix files found.
         """
         path = os.path.abspath(os.fspath(directory))
