@@ -147,3 +147,28 @@ def test_missing_prefix_directory_is_an_error(tmp_path):
     with pyfathom.open_tablebase(str(SIX)) as tb:
         with pytest.raises(FileNotFoundError):
             tb.add_prefix_directory(tmp_path / "none")
+
+
+def test_cli_hot_prefix_same_answers_and_bad_prefix_named(copied):
+    import subprocess
+    import sys
+    tables_dir, hot = copied
+    for name in NAMES:
+        tables.write_prefix(tables_dir / name, hot)
+    bad = tables_dir.parent / "bad"
+    bad.mkdir()
+    with open(SIX / "KNNNNvK.rtbw", "rb") as f:
+        (bad / "KBBBBvK.rtbw.prefix").write_bytes(f.read(16384))
+    fen = positions(1, 5)[0].fen()
+    base = [sys.executable, "-m", "pyfathom", "probe", "--tables", str(tables_dir34()),
+            "--tables", str(SIX.parent / "syzygy5"), "--tables", str(tables_dir)]
+
+    def run(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run(base + list(extra) + [fen], capture_output=True, text=True,
+                              timeout=120)
+
+    plain, prefixed, wrong = run(), run("--hot-prefix", str(hot)), run("--hot-prefix", str(bad))
+    assert plain.returncode == 0 and prefixed.returncode == 0
+    assert prefixed.stdout == plain.stdout
+    assert wrong.returncode == 1 and "Traceback" not in wrong.stderr
+    assert str(bad / "KBBBBvK.rtbw.prefix") in wrong.stderr

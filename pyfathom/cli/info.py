@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     for pieces in sorted(counts):
         wdl, dtz = counts[pieces]
         out.write(f"{pieces}-piece tables: {wdl} WDL, {dtz} DTZ\n")
-    tb = open_tables(args.tables)
+    tb = open_tables(args.tables, hot_prefix=args.hot_prefix)
     try:
         largest = tb.largest
     finally:
