@@ -172,3 +172,39 @@ def test_cli_hot_prefix_same_answers_and_bad_prefix_named(copied):
     assert prefixed.stdout == plain.stdout
     assert wrong.returncode == 1 and "Traceback" not in wrong.stderr
     assert str(bad / "KBBBBvK.rtbw.prefix") in wrong.stderr
+
+
+GUARD_SCRIPT = r"""
+import os, sys
+sys.path.insert(0, sys.argv[4])
+import pyfathom
+from test_prefix import positions
+dirs, hot, prefix = sys.argv[1].split(os.pathsep), sys.argv[2], sys.argv[3]
+with pyfathom.open_tablebase(dirs) as tb:
+    tb.add_prefix_directory(hot)
+    boards = positions(200, 11)
+    tb.probe_dtz(boards[0])          # mapped, its head from the prefix file
+    os.truncate(prefix, 0)           # the prefix pages are lost under the map
+    errors = 0
+    for b in boards[1:]:
+        try:
+            tb.probe_dtz(b)
+        except OSError as e:
+            errors += 1
+    print(errors)
+"""
+
+
+def test_fault_guard_covers_prefix_pages(copied):
+    """A prefix file cut short while mapped: probes answer an I/O error
+    instead of the process dying of SIGBUS."""
+    import subprocess
+    import sys
+    tables_dir, hot = copied
+    tables.write_prefix(tables_dir / "KBBBBvK.rtbz", hot)
+    dirs = os.pathsep.join([str(tables_dir34()), str(SIX.parent / "syzygy5"), str(tables_dir)])
+    done = subprocess.run([sys.executable, "-c", GUARD_SCRIPT, dirs, str(hot),
+                           str(hot / "KBBBBvK.rtbz.prefix"), str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 0
