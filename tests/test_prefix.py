@@ -208,3 +208,18 @@ def test_fault_guard_covers_prefix_pages(copied):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 0
+
+
+def test_info_resident_shows_residency(copied):
+    import subprocess
+    import sys
+    tables_dir, _hot = copied
+    for name in NAMES:
+        drop(tables_dir / name)
+    tables.warm([tables_dir / "KBBBBvK.rtbw"], "all")
+    done = subprocess.run([sys.executable, "-m", "pyfathom", "info", "--tables", str(tables_dir),
+                           "--resident"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = {line.split(":")[0]: line for line in done.stdout.splitlines()}
+    assert "(100%), index parts" in lines["KBBBBvK.rtbw"]
+    assert "(100%)" not in lines["KBBBBvK.rtbz"].split(", index")[0]
