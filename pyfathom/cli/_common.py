@@ -81,6 +81,9 @@ def add_tables_argument(parser: argparse.ArgumentParser) -> None:
                              f"{os.pathsep!r}); the folders one level below it are searched too "
                              "(syzygy/3-4-5-wdl, syzygy/6-dtz, ...); default: $SYZYGY_PATH, "
                              "else the download directory")
+    parser.add_argument("--hot-prefix", action="append", metavar="DIR",
+                        help="folder of prefix files (KRvK.rtbw.prefix: a table's first bytes "
+                             "on fast storage, as lila-tablebase's --hot-prefix; repeatable)")
 
 
 def download_hint(dirs: Sequence[Path], origin: str) -> str:
@@ -132,7 +135,8 @@ def add_variant_argument(parser: argparse.ArgumentParser) -> None:
                         help="the game of the positions and tables (default: chess)")
 
 
-def open_tables(explicit: Sequence[str] | None, variant: str | None = None) -> Any:
+def open_tables(explicit: Sequence[str] | None, variant: str | None = None,
+                hot_prefix: Sequence[str] | None = None) -> Any:
     """Open a Tablebase over the folders :func:`find_tables` finds (for a
     ``--variant``, with that game's board class and tables), or raise
     CliError."""
@@ -151,6 +155,12 @@ def open_tables(explicit: Sequence[str] | None, variant: str | None = None) -> A
     tb = pyfathom.Tablebase(VariantBoard=board_class)
     for folder in folders:
         tb.add_directory(str(folder))
+    for folder in hot_prefix or ():
+        try:
+            tb.add_prefix_directory(folder)
+        except OSError as e:
+            tb.close()
+            raise CliError(f"--hot-prefix {folder}: {os_error_text(e)}") from None
     return tb
 
 

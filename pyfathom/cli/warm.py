@@ -51,6 +51,9 @@ def selected_files(tables: Any, materials: list[str]) -> list[Path]:
 def run(args: argparse.Namespace) -> int:
     from pyfathom._disk import page_cache as _page_cache
 
+    if args.hot_prefix:
+        raise CliError("--hot-prefix: warm reads table files only (prefix files are "
+                       "small: reading them whole, e.g. with cat, loads them)")
     if args.what not in _page_cache.WHAT_CHOICES:
         raise CliError(f"--what must be index, wdl or all, not {args.what!r}")
     if args.method not in ("read", "advise"):
