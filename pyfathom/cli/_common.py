@@ -15,8 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import chess.syzygy
+
 __all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err", "os_error_text",
-           "open_input", "check_output_is_not_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
+           "open_input", "check_output_is_not_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar",
+           "normalize_material"]
 
 PROG = "pyfathom"
 
@@ -155,12 +158,12 @@ def open_tables(explicit: Sequence[str] | None, variant: str | None = None,
     tb = pyfathom.Tablebase(VariantBoard=board_class)
     for folder in folders:
         tb.add_directory(str(folder))
-    for folder in hot_prefix or ():
+    for prefix_dir in hot_prefix or ():
         try:
-            tb.add_prefix_directory(folder)
+            tb.add_prefix_directory(prefix_dir)
         except OSError as e:
             tb.close()
-            raise CliError(f"--hot-prefix {folder}: {os_error_text(e)}") from None
+            raise CliError(f"--hot-prefix {prefix_dir}: {os_error_text(e)}") from None
     return tb
 
 
@@ -272,3 +275,13 @@ def _duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60}m{seconds % 60:02d}s"
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def normalize_material(material: str) -> str:
+    """The Syzygy file stem for a material: ``KRvKQ`` -> ``KQvKR``
+    (:func:`chess.syzygy.normalize_tablename`), or CliError for a name that
+    is not a material with one king a side."""
+    name = material.strip()
+    if name != "KvK" and not chess.syzygy.is_tablename(name, normalized=False, piece_count=None):
+        raise CliError(f"not a material like KRPvKR: {material!r}")
+    return chess.syzygy.normalize_tablename(name)

@@ -13,7 +13,7 @@ from typing import Any
 import chess.syzygy
 
 from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
-                      find_tables, open_tables)
+                      find_tables, normalize_material, open_tables)
 
 MAX_PIECES = 7
 """The largest Syzygy tables hold 7 pieces."""
@@ -41,16 +41,6 @@ def register(subparsers: Any) -> None:
                    help="show how much of each table file, and of its index parts, is in "
                         "the page cache (mincore; reads only the headers), as warm --dry-run")
     p.set_defaults(func=run)
-
-
-def normalize_material(material: str) -> str:
-    """The Syzygy file stem for a material: ``KRvKQ`` -> ``KQvKR``
-    (:func:`chess.syzygy.normalize_tablename`), or CliError for a name that
-    is not a material with one king a side."""
-    name = material.strip()
-    if name != "KvK" and not chess.syzygy.is_tablename(name, normalized=False, piece_count=None):
-        raise CliError(f"not a material like KRPvKR: {material!r}")
-    return chess.syzygy.normalize_tablename(name)
 
 
 def needed_materials(material: str) -> list[str]:

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._common import EXIT_OK, CliError, ProgressBar, add_tables_argument, find_tables
+from ._common import (EXIT_OK, CliError, ProgressBar, add_tables_argument, find_tables,
+                      normalize_material)
 
 
 def register(subparsers: Any) -> None:
@@ -32,7 +33,6 @@ def register(subparsers: Any) -> None:
 def selected_files(tables: Any, materials: list[str]) -> list[Path]:
     from pyfathom import tables as tables_module
 
-    from .info import normalize_material
 
     folders, _, _ = find_tables(tables)
     files = tables_module.find_table_files(folders)
