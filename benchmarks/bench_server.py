@@ -42,7 +42,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -54,6 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
+import server_common  # noqa: E402
 
 ROOT = common.ROOT
 
@@ -151,107 +151,26 @@ def old_batch_app() -> Any:
 # --- servers ---------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _start(kind: str, tables: Path, workers: int, port: int) -> subprocess.Popen[bytes]:
+    """``pyfathom`` (serve, no cache), or one of this file's factories:
+    ``python-chess`` (:func:`reference_app`), ``old-batch`` (:func:`old_batch_app`)."""
     env = dict(os.environ, PYFATHOM_SERVE_TABLES=str(tables))
     if kind == "pyfathom":
-        cmd = [sys.executable, "-m", "pyfathom", "serve", "--tables", str(tables),
-               "--port", str(port), "--workers", str(workers), "--cache", "0"]
+        cmd = server_common.pyfathom_command(tables, port, workers)
     else:
         factory = {"python-chess": "reference_app", "old-batch": "old_batch_app"}[kind]
-        cmd = [sys.executable, "-m", "uvicorn", "--factory", f"bench_server:{factory}",
-               "--app-dir", str(ROOT / "benchmarks"), "--host", "127.0.0.1",
-               "--port", str(port), "--workers", str(workers), "--log-level", "warning",
-               "--no-access-log"]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            raise RuntimeError(f"{kind} server exited: {err}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/standard?fen=8/8/8/8/8/8/2Rk4/1K6_b",
-                                        timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError(f"{kind} server did not answer within 60 s")
+        cmd = server_common.uvicorn_command(f"bench_server:{factory}", ROOT / "benchmarks",
+                                            port, workers)
+    return server_common.start(cmd, port, env, f"{kind} server")
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
-# --- the load client ---------------------------------------------------------------
-
-
-async def _connection(port: int, requests: list[bytes], next_index: list[int],
-                      latencies: list[float], failures: list[str]) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    try:
-        while next_index[0] < len(requests):
-            index = next_index[0]
-            next_index[0] += 1
-            start = time.perf_counter()
-            writer.write(requests[index])
-            head = await reader.readuntil(b"\r\n\r\n")
-            status = int(head.split(b" ", 2)[1])
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line[:15].lower() == b"content-length:":
-                    length = int(line[15:])
-            await reader.readexactly(length)
-            latencies.append(time.perf_counter() - start)
-            if status != 200:
-                failures.append(f"{status} {requests[index][:120]!r}")
-    finally:
-        writer.close()
-
-
-async def _load(port: int, requests: list[bytes], connections: int
-                ) -> tuple[float, list[float], list[str]]:
-    latencies: list[float] = []
-    failures: list[str] = []
-    next_index = [0]
-    start = time.perf_counter()
-    await asyncio.gather(*(_connection(port, requests, next_index, latencies, failures)
-                           for _ in range(connections)))
-    return time.perf_counter() - start, latencies, failures
-
-
-def _get_request(fen: str) -> bytes:
-    return (f"GET /standard?fen={fen.replace(' ', '_')} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            "Accept: application/json\r\n\r\n").encode()
-
-
-def _batch_request(fens: list[str]) -> bytes:
-    body = json.dumps(fens).encode()
-    return (f"POST /standard/batch HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            f"Content-Type: application/json\r\nAccept: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
-
-
-def _percentiles(latencies: list[float]) -> dict[str, float]:
-    latencies = sorted(latencies)
-
-    def pct(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
-
-    return {"p50_ms": round(pct(0.50), 2), "p90_ms": round(pct(0.90), 2),
-            "p99_ms": round(pct(0.99), 2)}
+_free_port = server_common.free_port
+_stop = server_common.stop
+_load = server_common.load
+_get_request = server_common.get_request
+_batch_request = server_common.batch_request
+_percentiles = server_common.percentiles
+_spread = server_common.spread
 
 
 def run_load(port: int, fens: list[str], connections: int, warm: bool = True) -> dict[str, Any]:
@@ -378,11 +297,6 @@ def _process_tree_cpu(pid: int) -> float | None:
         if int(entry) == pid or int(fields[1]) == pid:
             total += int(fields[11]) + int(fields[12])
     return total / ticks
-
-
-def _spread(values: list[float]) -> dict[str, float]:
-    return {"median": round(statistics.median(values), 2), "min": round(min(values), 2),
-            "max": round(max(values), 2)}
 
 
 def time_documents(tables: Path, fens: list[str], rounds: int) -> dict[str, list[float]]:
@@ -524,10 +438,10 @@ def main(argv: list[str] | None = None) -> int:
     if "--isolation" in args_given:
         # Cheap GETs beside slow mainlines and batches (their p99 against the
         # 50 ms budget) and RSS after many requests: bench_server_isolation.py,
-        # which takes the remaining options.
-        import bench_server_isolation
-
-        return bench_server_isolation.main([a for a in args_given if a != "--isolation"])
+        # which takes the remaining options (run as a program of its own).
+        script = Path(__file__).resolve().parent / "bench_server_isolation.py"
+        return subprocess.call([sys.executable, str(script),
+                                *[a for a in args_given if a != "--isolation"]])
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog="--isolation [OPTIONS]: run bench_server_isolation.py instead (cheap-GET p99 "

@@ -36,7 +36,6 @@ import argparse
 import asyncio
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -44,8 +43,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_server as bs  # noqa: E402
 import common  # noqa: E402
+import server_common as sc  # noqa: E402
 
 
 BUDGET_MS = 50.0
@@ -63,25 +62,10 @@ def threads_app() -> Any:
 
 
 def _start_threads(tables: Path, workers: int, port: int) -> Any:
-    import subprocess
-    import urllib.request
-
     env = dict(os.environ, PYFATHOM_SERVE_TABLES=str(tables))
-    cmd = [sys.executable, "-m", "uvicorn", "--factory", "bench_server_isolation:threads_app",
-           "--app-dir", str(Path(__file__).resolve().parent), "--host", "127.0.0.1",
-           "--port", str(port), "--workers", str(workers), "--log-level", "warning",
-           "--no-access-log"]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/standard?fen=8/8/8/8/8/8/"
-                                        "2Rk4/1K6_b", timeout=2):
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the threads server did not answer within 120 s")
+    cmd = sc.uvicorn_command("bench_server_isolation:threads_app", Path(__file__).resolve().parent,
+                             port, workers)
+    return sc.start(cmd, port, env, "the threads server", timeout=120)
 
 
 def _mainline_request(fen: str) -> bytes:
@@ -105,7 +89,7 @@ async def _forever(port: int, request: bytes, stop: asyncio.Event, counts: dict[
                    name: str) -> None:
     """Send ``request`` again and again on one connection until ``stop``."""
     while not stop.is_set():
-        _elapsed, latencies, failures = await bs._load(port, [request], 1)
+        _elapsed, latencies, failures = await sc.load(port, [request], 1)
         counts[name] = counts.get(name, 0) + len(latencies)
         counts["non_200"] = counts.get("non_200", 0) + len(failures)
 
@@ -119,7 +103,7 @@ async def _loaded(port: int, cheap: list[bytes], connections: int, slow: bytes, 
     background += [asyncio.create_task(_forever(port, big, stop, counts, "batches"))
                    for _ in range(beside)]
     await asyncio.sleep(0.5)  # the slow requests are under way
-    _elapsed, latencies, failures = await bs._load(port, cheap, connections)
+    _elapsed, latencies, failures = await sc.load(port, cheap, connections)
     stop.set()
     await asyncio.gather(*background)
     return latencies, failures, counts
@@ -146,11 +130,6 @@ def _rss_kb(pid: int) -> int:
     return total
 
 
-def _spread(values: list[float]) -> dict[str, float]:
-    return {"median": round(statistics.median(values), 2), "min": round(min(values), 2),
-            "max": round(max(values), 2)}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=Path, help="table directory (default: the tests' tables)")
@@ -172,57 +151,58 @@ def main(argv: list[str] | None = None) -> int:
 
     tables = args.tables or common.default_tables()
     fens = common.read_fens(common.make_positions(common.BIN / "positions-20000.txt", 20_000))
-    cheap = [bs._get_request(fen) for fen in fens[:args.requests]]
+    cheap = [sc.get_request(fen) for fen in fens[:args.requests]]
     slow = _mainline_request(args.mainline_fen or _longest_win(tables))
-    big = bs._batch_request(fens[-1000:])
-    servers = {"processes": bs._free_port()}
+    big = sc.batch_request(fens[-1000:])
+    servers = {"processes": sc.free_port()}
     if args.compare_threads:
-        servers["threads"] = bs._free_port()
+        servers["threads"] = sc.free_port()
     result: dict[str, Any] = {"workers": args.workers, "connections": args.connections,
                               "beside": args.beside, "cpus": os.cpu_count(),
                               "load_average_before": [round(v, 2) for v in os.getloadavg()]}
     procs: dict[str, Any] = {}
     try:
-        procs["processes"] = bs._start("pyfathom", tables, args.workers, servers["processes"])
+        procs["processes"] = sc.start(sc.pyfathom_command(tables, servers["processes"], args.workers),
+                                      servers["processes"], name="pyfathom serve")
         if args.compare_threads:
             procs["threads"] = _start_threads(tables, args.workers, servers["threads"])
         for port in servers.values():
-            asyncio.run(bs._load(port, cheap[:200], 4))  # warm-up
+            asyncio.run(sc.load(port, cheap[:200], 4))  # warm-up
             # Every batch process started (each on its first job) and its tables mapped.
-            asyncio.run(bs._load(port, [big, slow] * 2, 2))
+            asyncio.run(sc.load(port, [big, slow] * 2, 2))
         runs: dict[str, list[dict[str, float]]] = {}
         non_200 = 0
         counts: dict[str, int] = {}
         for _ in range(args.rounds):
             for kind, port in servers.items():
-                _e, latencies, failures = asyncio.run(bs._load(port, cheap, args.connections))
-                runs.setdefault(f"{kind} quiet", []).append(bs._percentiles(latencies))
+                _e, latencies, failures = asyncio.run(sc.load(port, cheap, args.connections))
+                runs.setdefault(f"{kind} quiet", []).append(sc.percentiles(latencies))
                 non_200 += len(failures)
                 latencies, failures, counts = asyncio.run(
                     _loaded(port, cheap, args.connections, slow, big, args.beside))
-                runs.setdefault(f"{kind} loaded", []).append(bs._percentiles(latencies))
+                runs.setdefault(f"{kind} loaded", []).append(sc.percentiles(latencies))
                 non_200 += len(failures) + counts.get("non_200", 0)
         for name, got in runs.items():
-            result[name] = {key: _spread([r[key] for r in got]) for key in ("p50_ms", "p99_ms")}
+            result[name] = {key: sc.spread([r[key] for r in got]) for key in ("p50_ms", "p99_ms")}
         if args.compare_threads:
             ratios = [t["p99_ms"] / p["p99_ms"] for t, p in
                       zip(runs["threads loaded"], runs["processes loaded"])]
-            result["loaded_p99_threads_over_processes"] = _spread(ratios)
+            result["loaded_p99_threads_over_processes"] = sc.spread(ratios)
         result["quiet"], result["loaded"] = result["processes quiet"], result["processes loaded"]
         result["beside_last_round"] = counts
         result["non_200"] = non_200
         port, proc = servers["processes"], procs["processes"]
         result["rss_kb_before"] = _rss_kb(proc.pid)
-        requests = [bs._get_request(fens[i % len(fens)]) for i in range(args.rss_requests)]
+        requests = [sc.get_request(fens[i % len(fens)]) for i in range(args.rss_requests)]
         start = time.perf_counter()
-        _e, latencies, failures = asyncio.run(bs._load(port, requests, 16))
+        _e, latencies, failures = asyncio.run(sc.load(port, requests, 16))
         result["rss_requests"] = len(latencies)
         result["rss_requests_seconds"] = round(time.perf_counter() - start, 1)
         result["rss_kb_after"] = _rss_kb(proc.pid)
         result["non_200"] += len(failures)
     finally:
         for proc in procs.values():
-            bs._stop(proc)
+            sc.stop(proc)
     result["load_average_after"] = [round(v, 2) for v in os.getloadavg()]
     p99 = result["loaded"]["p99_ms"]["median"]
     result["budget_ms"] = BUDGET_MS

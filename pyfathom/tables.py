@@ -35,9 +35,11 @@ import chess.syzygy
 
 __all__ = ["default_dir", "table_dirs", "is_table_file", "find_table_files",
            "split_path_list", "table_folders", "TableDamage", "check_table", "check_tables",
-           "published_checksums", "layout", "residency", "warm", "Part", "Residency"]
+           "published_checksums", "layout", "residency", "warm", "Part", "Residency",
+           "prefix_length", "write_prefix", "prefix_matches"]
 
 from pyfathom._disk.page_cache import Part, Residency, layout, residency, warm  # noqa: E402
+from pyfathom._disk.prefix import prefix_length, prefix_matches, write_prefix  # noqa: E402
 
 StrPath = Union[str, "os.PathLike[str]"]
 

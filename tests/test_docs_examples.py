@@ -102,7 +102,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory, syzygy_dir: Path) -> Path:
     (work / "pyfathom-home").mkdir()
     (work / "pyfathom-home" / "syzygy").symlink_to(syzygy_dir)
     fens = ["8/8/8/8/8/8/2Rk4/1K6 b - - 0 1", "8/4k3/8/4K3/4P3/8/8/8 w - - 0 1",
-            "8/8/8/8/8/2k5/1p6/3K4 b - - 0 1 id \"promotion\";", "not a position"]
+            "8/8/8/8/8/2k5/1p6/3K4 b - - id \"promotion\";", "not a position"]
     (work / "positions.epd").write_text("# four lines\n" + "\n".join(fens) + "\n")
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -264,6 +264,15 @@ def add_directory(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> 
     return int(found[0])
 
 
+def add_prefix_directory(handle: Handle, path: str) -> int:
+    """``fathom_add_prefix_directory``: the number of prefix files found."""
+    found = ffi.new("unsigned *")
+    status = lib.fathom_add_prefix_directory(handle, os.fsencode(path), found)
+    if status != Status.OK:
+        raise error(status, f"adding prefix directory {path!r}", Detail(path=path))
+    return int(found[0])
+
+
 def add_file(handle: Handle, path: str, load_wdl: bool, load_dtz: bool) -> int:
     """``fathom_add_file``: 1 if the file was registered, else 0."""
     found = ffi.new("unsigned *")

@@ -205,6 +205,23 @@ class Tablebase(BoardProbes, BatchProbes):
             raise FileNotFoundError(2, "no such tablebase directory", path)
         return _ll.add_directory(self._own_handle(), path, load_wdl, load_dtz)
 
+    def add_prefix_directory(self, directory: StrPath) -> int:
+        """Read the heads of tables from prefix files in ``directory``.
+
+        Each file ``NAME.prefix`` there (``KRvK.rtbw.prefix``, as
+        lila-tablebase's ``--hot-prefix`` folders hold) is a copy of the
+        first bytes of the table file called ``NAME``; when that table is
+        mapped, its bytes below the prefix's size come from the prefix
+        file (see :doc:`/tables-on-disk`).  Call it before the tables are
+        first probed.  Returns the number of prefix files found.
+        """
+        path = os.path.abspath(os.fspath(directory))
+        if not os.path.isdir(path):
+            if os.path.exists(path):
+                raise NotADirectoryError(20, "not a directory", path)
+            raise FileNotFoundError(2, "no such prefix directory", path)
+        return _ll.add_prefix_directory(self._own_handle(), path)
+
     def add_file(self, path: StrPath, *, load_wdl: bool = True, load_dtz: bool = True) -> int:
         """Register one table file, as :meth:`chess.syzygy.Tablebase.add_file`.
 

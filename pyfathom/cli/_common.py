@@ -15,8 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import chess.syzygy
+
 __all__ = ["PROG", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "CliError", "UsageError", "err", "os_error_text",
-           "open_input", "check_output_is_not_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar"]
+           "open_input", "check_output_is_not_input", "add_tables_argument", "add_variant_argument", "download_hint", "find_tables", "open_tables", "ProgressBar",
+           "normalize_material"]
 
 PROG = "pyfathom"
 
@@ -81,6 +84,9 @@ def add_tables_argument(parser: argparse.ArgumentParser) -> None:
                              f"{os.pathsep!r}); the folders one level below it are searched too "
                              "(syzygy/3-4-5-wdl, syzygy/6-dtz, ...); default: $SYZYGY_PATH, "
                              "else the download directory")
+    parser.add_argument("--hot-prefix", action="append", metavar="DIR",
+                        help="folder of prefix files (KRvK.rtbw.prefix: a table's first bytes "
+                             "on fast storage, as lila-tablebase's --hot-prefix; repeatable)")
 
 
 def download_hint(dirs: Sequence[Path], origin: str) -> str:
@@ -132,7 +138,8 @@ def add_variant_argument(parser: argparse.ArgumentParser) -> None:
                         help="the game of the positions and tables (default: chess)")
 
 
-def open_tables(explicit: Sequence[str] | None, variant: str | None = None) -> Any:
+def open_tables(explicit: Sequence[str] | None, variant: str | None = None,
+                hot_prefix: Sequence[str] | None = None) -> Any:
     """Open a Tablebase over the folders :func:`find_tables` finds (for a
     ``--variant``, with that game's board class and tables), or raise
     CliError."""
@@ -151,6 +158,12 @@ def open_tables(explicit: Sequence[str] | None, variant: str | None = None) -> A
     tb = pyfathom.Tablebase(VariantBoard=board_class)
     for folder in folders:
         tb.add_directory(str(folder))
+    for prefix_dir in hot_prefix or ():
+        try:
+            tb.add_prefix_directory(prefix_dir)
+        except OSError as e:
+            tb.close()
+            raise CliError(f"--hot-prefix {prefix_dir}: {os_error_text(e)}") from None
     return tb
 
 
@@ -262,3 +275,13 @@ def _duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60}m{seconds % 60:02d}s"
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def normalize_material(material: str) -> str:
+    """The Syzygy file stem for a material: ``KRvKQ`` -> ``KQvKR``
+    (:func:`chess.syzygy.normalize_tablename`), or CliError for a name that
+    is not a material with one king a side."""
+    name = material.strip()
+    if name != "KvK" and not chess.syzygy.is_tablename(name, normalized=False, piece_count=None):
+        raise CliError(f"not a material like KRPvKR: {material!r}")
+    return chess.syzygy.normalize_tablename(name)

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     source, size, opened = _open_source(args.file)
     pending: list[Output] = []
     try:
-        tb = open_tables(args.tables)
+        tb = open_tables(args.tables, hot_prefix=args.hot_prefix)
         try:
             if to_file:
                 pending.append(_open_output("-o", args.output))

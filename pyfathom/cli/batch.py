@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     source = open_input(args.file, "FEN/EPD text")
     stream, size = source.stream, source.size
     try:
-        tb = open_tables(args.tables, getattr(args, "variant", None))
+        tb = open_tables(args.tables, getattr(args, "variant", None), args.hot_prefix)
     except BaseException:
         source.close()
         raise

@@ -78,7 +78,7 @@ def _run_file(args: argparse.Namespace) -> int:
     if args.file != "-" and not os.path.isfile(args.file):
         raise CliError(f"cannot read {args.file}: "
                        f"{'is a directory' if os.path.isdir(args.file) else 'no such file'}")
-    tb = open_tables(args.tables)
+    tb = open_tables(args.tables, hot_prefix=getattr(args, "hot_prefix", None))
     bar = ProgressBar("batch", "rows")
     on_bad = BadRowReporter(bar, lambda row: f"{args.file}: row {row}", "rows", args.max_errors)
 

@@ -13,7 +13,7 @@ from typing import Any
 import chess.syzygy
 
 from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
-                      find_tables, open_tables)
+                      find_tables, normalize_material, open_tables)
 
 MAX_PIECES = 7
 """The largest Syzygy tables hold 7 pieces."""
@@ -37,17 +37,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--checksums", metavar="FILE",
                    help="with --check: a sha256sum-format file of published checksums "
                         "(e.g. of a 6-piece set) to compare the files with too")
+    p.add_argument("--resident", action="store_true",
+                   help="show how much of each table file, and of its index parts, is in "
+                        "the page cache (mincore; reads only the headers), as warm --dry-run")
     p.set_defaults(func=run)
-
-
-def normalize_material(material: str) -> str:
-    """The Syzygy file stem for a material: ``KRvKQ`` -> ``KQvKR``
-    (:func:`chess.syzygy.normalize_tablename`), or CliError for a name that
-    is not a material with one king a side."""
-    name = material.strip()
-    if name != "KvK" and not chess.syzygy.is_tablename(name, normalized=False, piece_count=None):
-        raise CliError(f"not a material like KRPvKR: {material!r}")
-    return chess.syzygy.normalize_tablename(name)
 
 
 def needed_materials(material: str) -> list[str]:
@@ -77,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     for pieces in sorted(counts):
         wdl, dtz = counts[pieces]
         out.write(f"{pieces}-piece tables: {wdl} WDL, {dtz} DTZ\n")
-    tb = open_tables(args.tables)
+    tb = open_tables(args.tables, hot_prefix=args.hot_prefix)
     try:
         largest = tb.largest
     finally:
@@ -100,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
             out.write(f"{name}: needs {len(needed)} tables, missing {len(missing)} files: {' '.join(missing)}\n")
         else:
             out.write(f"{name}: all {len(needed)} needed tables present ({' '.join(needed)})\n")
+    if args.resident:
+        from .warm import print_residency
+
+        print_residency(sorted((p for found in files.values() for p in found), key=str))
     if args.check:
         out.flush()
         if _check(files, args.checksums):

@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    tb = open_tables(args.tables, getattr(args, "variant", None))
+    tb = open_tables(args.tables, getattr(args, "variant", None), args.hot_prefix)
     status = EXIT_OK
     results: list[dict[str, Any]] = []
     try:

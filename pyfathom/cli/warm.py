@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._common import EXIT_OK, CliError, ProgressBar, add_tables_argument, find_tables
+from ._common import (EXIT_OK, CliError, ProgressBar, add_tables_argument, find_tables,
+                      normalize_material)
 
 
 def register(subparsers: Any) -> None:
@@ -32,7 +33,6 @@ def register(subparsers: Any) -> None:
 def selected_files(tables: Any, materials: list[str]) -> list[Path]:
     from pyfathom import tables as tables_module
 
-    from .info import normalize_material
 
     folders, _, _ = find_tables(tables)
     files = tables_module.find_table_files(folders)
@@ -51,6 +51,9 @@ def selected_files(tables: Any, materials: list[str]) -> list[Path]:
 def run(args: argparse.Namespace) -> int:
     from pyfathom._disk import page_cache as _page_cache
 
+    if args.hot_prefix:
+        raise CliError("--hot-prefix: warm reads table files only (prefix files are "
+                       "small: reading them whole, e.g. with cat, loads them)")
     if args.what not in _page_cache.WHAT_CHOICES:
         raise CliError(f"--what must be index, wdl or all, not {args.what!r}")
     if args.method not in ("read", "advise"):

@@ -32,6 +32,9 @@ child processes at a lower priority (:mod:`pyfathom.server.heavy`), so
 that their Python work takes neither the worker's GIL nor, on a busy
 machine, its CPU from the cheap requests; past :data:`MAX_WAITING`
 requests waiting for a thread, a request gets a 429 with ``Retry-After``.
+The probes of one single position's moves run together on
+:data:`SPREAD_THREADS` more threads (:data:`TOGETHER_MODES`), so that on
+tables not yet in the page cache their reads from disk overlap.
 
 Every error is a JSON ``{"error": "..."}`` with a 4xx status that says what
 was wrong with the request (503 for a damaged table file, the server's
@@ -45,6 +48,7 @@ import os
 import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any, Optional, TypeVar
@@ -66,7 +70,8 @@ from pyfathom.server.heavy import Children, encode, run_job
 
 __all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
            "MAX_BODY_BYTES", "MAX_QUERY_BYTES", "PROBE_THREADS", "HEAVY_THREADS",
-           "MAX_WAITING", "ENV_TABLES", "ENV_VARIANT_TABLES", "ENV_CACHE"]
+           "MAX_WAITING", "SPREAD_THREADS", "TOGETHER_MODES", "ENV_TABLES", "ENV_VARIANT_TABLES",
+           "ENV_CACHE", "ENV_TOGETHER"]
 
 MAX_QUERY_BYTES = 2048
 """Longest query string accepted (414 beyond)."""
@@ -89,6 +94,28 @@ SWITCH_INTERVAL = 0.0005
 
 MAX_WAITING = 256
 """Requests per worker process that may wait for a thread; beyond, a 429."""
+
+SPREAD_THREADS = 32
+"""Threads per worker process on which the probes of one request's moves
+run together (``together="threads"``): about the moves of one 6-7-piece
+position times the :data:`PROBE_THREADS` requests at once, each mostly
+waiting for the disk when the tables are cold."""
+
+TOGETHER_MODES = ("threads", "batch", "off")
+"""How ``GET /VARIANT`` probes the positions after a position's moves:
+
+- ``threads`` (the default): each on a thread of its own at once
+  (:data:`SPREAD_THREADS` per worker, :func:`lichess.probe_document`'s
+  ``spread``), so that on cold tables their reads from disk overlap;
+- ``batch``: all in one call of the C batch core
+  (:func:`lichess.probe_documents`; standard chess; the variants as
+  ``threads``), which reads them in table order on one thread;
+- ``off``: one after another (as before ``threads``).
+
+``pyfathom serve`` takes it from :data:`ENV_TOGETHER`."""
+
+ENV_TOGETHER = "PYFATHOM_SERVE_TOGETHER"
+"""Environment variable: one of :data:`TOGETHER_MODES` (default ``threads``)."""
 
 ENV_TABLES = "PYFATHOM_SERVE_TABLES"
 """Environment variable through which ``pyfathom serve`` hands its table
@@ -225,63 +252,98 @@ def _open(folders: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.T
     return tb
 
 
-def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT_CACHE,
-               atomic: Sequence[str] = (), antichess: Sequence[str] = (),
-               heavy_processes: bool = False) -> Starlette:
-    """The server over the tables in ``tables`` (directories; None: as the
-    command line finds them, from ``$SYZYGY_PATH`` or the download
-    directory), with atomic and antichess tables from ``atomic`` and
-    ``antichess`` (none: those endpoints answer 404); each directory and the
-    folders one level below it (:func:`pyfathom.tables.table_folders`).
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    message = exc.detail if exc.status_code != 404 else f"no such endpoint: {request.url.path[:100]}"
+    if exc.status_code == 405:
+        message = f"method {request.method} not allowed on {request.url.path[:100]}"
+    extra = {"Retry-After": "1"} if exc.status_code == 429 else None
+    return _error(exc.status_code, str(message), extra)
 
-    ``heavy_processes``: batches and mainlines are answered by
-    :data:`HEAVY_THREADS` child processes at a lower priority
-    (:mod:`pyfathom.server.heavy`), as ``pyfathom serve``'s workers do;
-    False: by threads of this process (the same code, for tests in one
-    process).
 
-    :raises: :exc:`FileNotFoundError` when no table is found there.
-    """
-    from pyfathom import tables as table_files
+async def _server_error(request: Request, exc: Exception) -> Response:
+    # Reached only by a bug: still JSON, never a traceback.
+    return _error(500, f"internal error: {type(exc).__name__}")
 
-    dirs, _origin = table_files.table_dirs(list(tables) if tables else None)
-    folders = table_files.table_folders(dirs)  # one level down too, as the command line
-    if not folders:
-        raise FileNotFoundError(f"no Syzygy tables found in {os.pathsep.join(map(str, dirs))}")
-    tablebases: dict[str, pyfathom.Tablebase] = {"standard": _open(folders, chess.Board)}
-    found: dict[str, Sequence[str | os.PathLike[str]]] = {"standard": folders}
-    for variant, variant_dirs in (("atomic", atomic), ("antichess", antichess)):
-        if variant_dirs:
-            board_class = lichess.VARIANTS[variant]
-            found[variant] = table_files.table_folders(variant_dirs, str(board_class.uci_variant))
-            tablebases[variant] = _open(found[variant], board_class)
-    children: Optional[Children] = None
-    if heavy_processes:
-        children = Children(HEAVY_THREADS, found, _open)
-        compute: Callable[..., Any] = children.call
-    else:
-        compute = functools.partial(run_job, tablebases)
-    tb = tablebases["standard"]
-    cache = _AnswerCache(cache_size)
-    light, heavy = _Pool(PROBE_THREADS, MAX_WAITING), _Pool(HEAVY_THREADS, MAX_WAITING)
-    static = {name: resources.files("pyfathom.server").joinpath("static").joinpath(name).read_bytes()
-              for name in (*_STATIC, "index.html")}
 
-    def render(route: str, variant: str, board: chess.Board, media: str,
-               exact_mates: bool) -> tuple[bytes, str]:
-        if route == "mainline":
-            data = compute("mainline", variant, board.fen(), media, exact_mates)
+async def _slash(request: Request) -> Response:
+    """``/standard/`` -> ``/standard``: a relative Location, never built
+    from the Host header (which the client chooses)."""
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    location = "/" + request.path_params["variant"] + ("?" + query if query else "")
+    return Response(status_code=307, headers={**web.CORS_HEADERS, "Location": location})
+
+
+async def _play(request: Request) -> Response:
+    """``GET /explorer/play``: the FEN (and SAN) after a move."""
+    fen = _query_fen(request)
+    uci = request.query_params.get("uci", "")
+    try:
+        board = lichess.parse_fen(fen)
+    except lichess.BadRequest as e:
+        return _error(400, str(e))
+    try:
+        move = chess.Move.from_uci(uci)
+    except ValueError:
+        return _error(400, f"not a UCI move: {uci[:20]!r}")
+    if move not in board.legal_moves:
+        return _error(400, f"illegal move {uci} in {board.fen()}")
+    san = board.san(move)
+    board.push(move)
+    return JSONResponse({"fen": board.fen(), "san": san}, headers=web.CORS_HEADERS)
+
+
+class _Server:
+    """What the route handlers share: the tablebases, the answer cache,
+    the thread pools, the batch processes and the static files.  Each
+    handler is a method of its own (:meth:`routes` lists them)."""
+
+    def __init__(self, tablebases: dict[str, pyfathom.Tablebase],
+                 found: dict[str, Sequence[str | os.PathLike[str]]], cache_size: int,
+                 heavy_processes: bool, together: str) -> None:
+        self.tablebases = tablebases
+        self.children: Optional[Children] = None
+        if heavy_processes:
+            self.children = Children(HEAVY_THREADS, found, _open)
+            self.compute: Callable[..., Any] = self.children.call
         else:
-            document = lichess.probe_document(tablebases[variant], board, exact_mates=exact_mates)
-            data = encode(document, media)
+            self.compute = functools.partial(run_job, tablebases)
+        self.cache = _AnswerCache(cache_size)
+        self.light, self.heavy = _Pool(PROBE_THREADS, MAX_WAITING), _Pool(HEAVY_THREADS, MAX_WAITING)
+        self.together = together
+        # The probes of one position's moves, run together (see TOGETHER_MODES).
+        self.spread = ThreadPoolExecutor(SPREAD_THREADS, thread_name_prefix="pyfathom-spread") \
+            if together != "off" else None
+        self.static = {name: resources.files("pyfathom.server").joinpath("static")
+                       .joinpath(name).read_bytes() for name in (*_STATIC, "index.html")}
+
+    def document(self, variant: str, board: chess.Board, exact_mates: bool) -> dict[str, Any]:
+        """The ``GET /VARIANT`` document, its probes as :data:`together` says."""
+        tb = self.tablebases[variant]
+        if self.together == "batch" and variant == "standard":
+            found = lichess.probe_documents(tb, [board], threads=1, exact_mates=exact_mates)
+            if found and found[0] is not None:
+                return found[0]
+            # A damaged file: the one-by-one path raises the error naming it.
+        return lichess.probe_document(tb, board, exact_mates=exact_mates, spread=self.spread)
+
+    def render(self, route: str, variant: str, board: chess.Board, media: str,
+               exact_mates: bool) -> tuple[bytes, str]:
+        """The answer's bytes and ETag (on a worker thread)."""
+        if route == "mainline":
+            data = self.compute("mainline", variant, board.fen(), media, exact_mates)
+        else:
+            data = encode(self.document(variant, board, exact_mates), media)
         return data, web.etag_of(data)
 
-    async def respond(request: Request, route: str) -> Response:
+    async def respond(self, request: Request, route: str) -> Response:
+        """``GET /VARIANT`` and ``GET /VARIANT/mainline``: from the cache,
+        or computed on a worker thread."""
         variant = request.path_params["variant"]
         if variant not in lichess.VARIANTS:
             return _error(404, f"no such endpoint: {request.url.path[:100]} (variants: "
                                f"{', '.join(lichess.VARIANTS)})")
-        if variant not in tablebases:
+        if variant not in self.tablebases:
             return _error(404, f"no {variant} tables: start pyfathom serve with --{variant} DIR")
         fen = _query_fen(request)
         exact_mates = _exact_mates(request)
@@ -289,11 +351,11 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
         try:
             board = lichess.parse_fen(fen, variant)
             key = (route, variant, _position_key(board), media, "exact" if exact_mates else "lila")
-            answer = cache.get(key)
+            answer = self.cache.get(key)
             if answer is None:
-                pool = heavy if route == "mainline" else light
-                answer = await pool.run(render, route, variant, board, media, exact_mates)
-                cache.put(key, answer)
+                pool = self.heavy if route == "mainline" else self.light
+                answer = await pool.run(self.render, route, variant, board, media, exact_mates)
+                self.cache.put(key, answer)
         except lichess.BadRequest as e:
             return _error(400, str(e))
         except lichess.NotInTables as e:
@@ -306,20 +368,14 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
             return Response(status_code=304, headers=headers)
         return Response(data, media_type=media, headers=headers)
 
-    async def probe(request: Request) -> Response:
-        return await respond(request, "standard")
+    async def probe(self, request: Request) -> Response:
+        return await self.respond(request, "standard")
 
-    async def mainline(request: Request) -> Response:
-        return await respond(request, "mainline")
+    async def mainline(self, request: Request) -> Response:
+        return await self.respond(request, "mainline")
 
-    async def slash(request: Request) -> Response:
-        # /standard/ -> /standard: a relative Location, never built from
-        # the Host header (which the client chooses).
-        query = request.scope.get("query_string", b"").decode("latin-1")
-        location = "/" + request.path_params["variant"] + ("?" + query if query else "")
-        return Response(status_code=307, headers={**web.CORS_HEADERS, "Location": location})
-
-    async def batch(request: Request) -> Response:
+    async def batch(self, request: Request) -> Response:
+        """``POST /standard/batch``: off the event loop, in the heavy pool."""
         content_type = request.headers.get("content-type", "")
         body = await read_body(request)
         offered = (_NDJSON, _JSON, _CBOR) if is_ndjson(content_type) else (_JSON, _CBOR, _NDJSON)
@@ -331,83 +387,99 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
             # a batch past its bounds is refused before the first byte.
             # Parsed, computed and encoded off the event loop (1 MiB of JSON
             # in and 10 MB out would hold it for tens of milliseconds).
-            fens = await heavy.run(compute, "check", body, content_type)
+            fens = await self.heavy.run(self.compute, "check", body, content_type)
             pieces = [("ndjson", fens[i:i + STREAM_PIECE])
                       for i in range(0, len(fens), STREAM_PIECE)]
-            return StreamingResponse(heavy.stream(compute, pieces), media_type=media,
+            return StreamingResponse(self.heavy.stream(self.compute, pieces), media_type=media,
                                      headers=headers)
-        data = await heavy.run(compute, "batch", body, content_type, media)
+        data = await self.heavy.run(self.compute, "batch", body, content_type, media)
         return Response(data, media_type=media, headers=headers)
 
-    async def monitor(request: Request) -> Response:
-        return PlainTextResponse(f"tablebase cache={len(cache)}u,cache_miss={cache.misses}u",
-                                 headers=web.CORS_HEADERS)
+    async def monitor(self, request: Request) -> Response:
+        return PlainTextResponse(f"tablebase cache={len(self.cache)}u,"
+                                 f"cache_miss={self.cache.misses}u", headers=web.CORS_HEADERS)
 
-    async def play(request: Request) -> Response:
-        fen = _query_fen(request)
-        uci = request.query_params.get("uci", "")
-        try:
-            board = lichess.parse_fen(fen)
-        except lichess.BadRequest as e:
-            return _error(400, str(e))
-        try:
-            move = chess.Move.from_uci(uci)
-        except ValueError:
-            return _error(400, f"not a UCI move: {uci[:20]!r}")
-        if move not in board.legal_moves:
-            return _error(400, f"illegal move {uci} in {board.fen()}")
-        san = board.san(move)
-        board.push(move)
-        return JSONResponse({"fen": board.fen(), "san": san}, headers=web.CORS_HEADERS)
+    async def page(self, request: Request) -> Response:
+        return Response(self.static["index.html"], media_type="text/html; charset=utf-8")
 
-    async def page(request: Request) -> Response:
-        return Response(static["index.html"], media_type="text/html; charset=utf-8")
-
-    async def asset(request: Request) -> Response:
+    async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
         if name not in _STATIC:
             return _error(404, f"no such file: /static/{name[:60]}")
-        return Response(static[name], media_type=_STATIC[name],
+        return Response(self.static[name], media_type=_STATIC[name],
                         headers={"Cache-Control": "no-cache"})
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        message = exc.detail if exc.status_code != 404 else f"no such endpoint: {request.url.path[:100]}"
-        if exc.status_code == 405:
-            message = f"method {request.method} not allowed on {request.url.path[:100]}"
-        extra = {"Retry-After": "1"} if exc.status_code == 429 else None
-        return _error(exc.status_code, str(message), extra)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        # Reached only by a bug: still JSON, never a traceback.
-        return _error(500, f"internal error: {type(exc).__name__}")
-
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         try:
             yield
         finally:
-            if children is not None:
-                children.close()
-            for base in tablebases.values():
-                base.close()
+            self.close()
 
-    routes = [
-        Route("/", page),
-        Route("/static/{name}", asset),
-        Route("/monitor", monitor),
-        Route("/standard/batch", batch, methods=["POST"]),
-        Route("/explorer/play", play),
-        Route("/{variant}", probe),
-        Route("/{variant}/", slash),
-        Route("/{variant}/mainline", mainline),
-    ]
+    def close(self) -> None:
+        if self.children is not None:
+            self.children.close()
+        if self.spread is not None:
+            self.spread.shutdown(wait=True)
+        for base in self.tablebases.values():
+            base.close()
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/", self.page),
+            Route("/static/{name}", self.asset),
+            Route("/monitor", self.monitor),
+            Route("/standard/batch", self.batch, methods=["POST"]),
+            Route("/explorer/play", _play),
+            Route("/{variant}", self.probe),
+            Route("/{variant}/", _slash),
+            Route("/{variant}/mainline", self.mainline),
+        ]
+
+
+def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT_CACHE,
+               atomic: Sequence[str] = (), antichess: Sequence[str] = (),
+               heavy_processes: bool = False, together: str = "threads") -> Starlette:
+    """The server over the tables in ``tables`` (directories; None: as the
+    command line finds them, from ``$SYZYGY_PATH`` or the download
+    directory), with atomic and antichess tables from ``atomic`` and
+    ``antichess`` (none: those endpoints answer 404); each directory and the
+    folders one level below it (:func:`pyfathom.tables.table_folders`).
+
+    ``heavy_processes``: batches and mainlines are answered by
+    :data:`HEAVY_THREADS` child processes at a lower priority
+    (:mod:`pyfathom.server.heavy`), as ``pyfathom serve``'s workers do;
+    False: by threads of this process (the same code, for tests in one
+    process).
+
+    ``together``: how a ``GET /VARIANT`` request probes the positions
+    after its legal moves, one of :data:`TOGETHER_MODES`.
+
+    :raises: :exc:`FileNotFoundError` when no table is found there;
+        :exc:`ValueError` for an unknown ``together``.
+    """
+    from pyfathom import tables as table_files
+
+    if together not in TOGETHER_MODES:
+        raise ValueError(f"together must be one of {', '.join(TOGETHER_MODES)}, not {together!r}")
+    dirs, _origin = table_files.table_dirs(list(tables) if tables else None)
+    folders = table_files.table_folders(dirs)  # one level down too, as the command line
+    if not folders:
+        raise FileNotFoundError(f"no Syzygy tables found in {os.pathsep.join(map(str, dirs))}")
+    tablebases: dict[str, pyfathom.Tablebase] = {"standard": _open(folders, chess.Board)}
+    found: dict[str, Sequence[str | os.PathLike[str]]] = {"standard": folders}
+    for variant, variant_dirs in (("atomic", atomic), ("antichess", antichess)):
+        if variant_dirs:
+            board_class = lichess.VARIANTS[variant]
+            found[variant] = table_files.table_folders(variant_dirs, str(board_class.uci_variant))
+            tablebases[variant] = _open(found[variant], board_class)
+    server = _Server(tablebases, found, cache_size, heavy_processes, together)
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
-        HTTPException: http_error, Exception: server_error}
-    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+        HTTPException: _http_error, Exception: _server_error}
+    app = Starlette(routes=server.routes(), exception_handlers=handlers, lifespan=server.lifespan)
     app.router.redirect_slashes = False  # its redirects build the Location from Host
     app.add_middleware(web.CorsMiddleware)
-    app.state.tablebase = tb
+    app.state.tablebase = tablebases["standard"]
     app.state.tablebases = tablebases
     return app
 
@@ -415,7 +487,8 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
 def app_from_environment() -> Starlette:
     """The app of one worker process of ``pyfathom serve`` (uvicorn's
     factory): tables and cache size from :data:`ENV_TABLES`,
-    :data:`ENV_VARIANT_TABLES` and :data:`ENV_CACHE`."""
+    :data:`ENV_VARIANT_TABLES`, :data:`ENV_CACHE` and
+    :data:`ENV_TOGETHER`."""
 
     def dirs(name: str) -> list[str]:
         return [p for p in os.environ.get(name, "").split(os.pathsep) if p]
@@ -428,4 +501,5 @@ def app_from_environment() -> Starlette:
     cache = int(os.environ.get(ENV_CACHE, str(DEFAULT_CACHE)))
     return create_app(dirs(ENV_TABLES) or None, cache_size=cache,
                       atomic=dirs(ENV_VARIANT_TABLES["atomic"]),
-                      antichess=dirs(ENV_VARIANT_TABLES["antichess"]), heavy_processes=True)
+                      antichess=dirs(ENV_VARIANT_TABLES["antichess"]), heavy_processes=True,
+                      together=os.environ.get(ENV_TOGETHER, "threads"))

@@ -66,6 +66,7 @@ its server (lila-tablebase):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Executor, Future
 from typing import Any, Optional
 
 import chess
@@ -366,19 +367,38 @@ def _document(board: chess.Board, children: list[Child], child_probes: Sequence[
 
 
 def probe_document(tb: pyfathom.Tablebase, board: chess.Board, *,
-                   exact_mates: bool = False) -> dict[str, Any]:
+                   exact_mates: bool = False, spread: Optional[Executor] = None
+                   ) -> dict[str, Any]:
     """The answer of lichess's ``GET /standard`` for ``board``, probing
-    each position as it comes (:meth:`pyfathom.Tablebase.probe`);
-    ``exact_mates``: pyfathom's precise flags, not lila's (:func:`_probe`).
+    the position after each legal move and the position itself
+    (:meth:`pyfathom.Tablebase.probe_dtz_as_stored`); ``exact_mates``:
+    pyfathom's precise flags, not lila's (:func:`_probe`).
+
+    ``spread``: None, one probe after another; an executor (a thread
+    pool), every one of those probes handed to it as soon as its move is
+    generated, so that they run together: on tables not yet in the page
+    cache each probe waits for its reads from disk, and together the
+    request waits about as long as its slowest probe instead of the sum
+    of them (the C probes release the GIL).  The same probes either way,
+    so the same document.
 
     ``board`` is not modified (moves are pushed and popped).
 
     :raises: :class:`~pyfathom.CorruptTableError` for a damaged table.
     """
-    child_probes: list[_ProbeResult] = []
-    children = _children(board, lambda child: child_probes.append(
-        _probe(tb, child, exact_mates)))
-    return _document(board, children, child_probes, _probe(tb, board, exact_mates))
+    if spread is None:
+        child_probes: list[_ProbeResult] = []
+        children = _children(board, lambda child: child_probes.append(
+            _probe(tb, child, exact_mates)))
+        return _document(board, children, child_probes, _probe(tb, board, exact_mates))
+    pending: list[Future[_ProbeResult]] = []
+    children = _children(board, lambda child: pending.append(
+        spread.submit(_probe, tb, child.copy(stack=False), exact_mates)))
+    pending.append(spread.submit(_probe, tb, board.copy(stack=False), exact_mates))
+    # Read in the order of the one-by-one path, so that a damaged file
+    # raises the error of the same probe (the one its message names).
+    probes = [probe.result() for probe in pending]
+    return _document(board, children, probes[:-1], probes[-1])
 
 
 # Batch rows that failed because the tables cannot answer the position (as
@@ -390,7 +410,8 @@ _MASKLESS_ROW = (0,) * 10
 
 
 def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
-                    threads: Optional[int] = None) -> list[Optional[dict[str, Any]]]:
+                    threads: Optional[int] = None, exact_mates: bool = False
+                    ) -> list[Optional[dict[str, Any]]]:
     """:func:`probe_document` for many boards, with one batch probe.
 
     Every board and every position after one of its legal moves become
@@ -399,6 +420,9 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
     and status of each row; the C loop runs without the GIL on ``threads``
     threads, None: every core); the documents are then assembled by the
     same code as :func:`probe_document`'s, so each equals it.
+    ``exact_mates``: pyfathom's precise flags
+    (:meth:`~pyfathom.Tablebase.probe_dtz_bitboards`'s ``precise``), as
+    :func:`probe_document`'s.
 
     Returns one document per board, in order; None for a board whose
     probes met a damaged or unreadable table file: :func:`probe_document`
@@ -441,9 +465,9 @@ def probe_documents(tb: pyfathom.Tablebase, boards: Sequence[chess.Board], *,
     status = np.empty(rows, dtype=np.uint8)
     precise = np.empty(rows, dtype=np.uint8)
     white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn = columns
-    dtz = tb.probe_dtz_bitboards_as_stored(white, black, kings, queens, rooks, bishops,
-                                           knights, pawns, ep, turn, threads=threads,
-                                           status=status, precise=precise)
+    probe = tb.probe_dtz_bitboards if exact_mates else tb.probe_dtz_bitboards_as_stored
+    dtz = probe(white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn,
+                threads=threads, status=status, precise=precise)
     status[castling_rows] = pyfathom.Status.CASTLING
     answered = status == pyfathom.Status.OK
     unknown: _ProbeResult = (None, False)

@@ -439,6 +439,22 @@ typedef struct fathom_check_result {
 int fathom_check_table(const char *path, fathom_check_result *result);
 
 /*
+ * fathom_add_prefix_directory: take every file NAME.prefix of directory
+ * dir as the prefix file of table files called NAME (KRvK.rtbw.prefix for
+ * any KRvK.rtbw), as lila-tablebase's --hot-prefix does: a copy of the
+ * table file's first bytes, kept on faster storage.  When such a table is
+ * mapped, the bytes below the prefix's size are read from the prefix file
+ * (whole pages; the table file's head is not read), once its header is
+ * found to describe exactly the table file's length.  A prefix file longer
+ * than its table, or whose header does not fit it, fails the table's
+ * probes with FATHOM_ERR_BAD_SIZE or FATHOM_ERR_CORRUPT and a detail path
+ * naming the prefix file.  Later directories win; tables already mapped
+ * keep their mapping.  Not on Windows (FATHOM_ERR_ARGUMENT).
+ * RETURN: FATHOM_OK, FATHOM_ERR_IO (cannot list dir), FATHOM_ERR_NO_MEMORY.
+ */
+int fathom_add_prefix_directory(fathom_tb *tb, const char *dir, unsigned *found);
+
+/*
  * fathom_table_layout: where the parts of a table file lie, as the open
  * step finds them (for warming the page cache, residency reports and
  * prefix files on fast storage).  Does not need an instance; thread-safe;

@@ -200,7 +200,7 @@ int tb_lone_table_open(const char *path, const tb_material *mat, int is_dtz,
         return FATHOM_ERR_NO_MEMORY;
     tb_consts_init(&lone->consts);
     tb_variant_format_init(&lone->consts, FATHOM_VARIANT_STANDARD);
-    int status = tb_table_open(&lone->table, path, NULL, 0, mat, is_dtz, &lone->consts);
+    int status = tb_table_open(&lone->table, path, NULL, NULL, 0, mat, is_dtz, &lone->consts);
     if (status != FATHOM_OK) {
         free(lone);
         return status;

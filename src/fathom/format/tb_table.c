@@ -810,15 +810,44 @@ static int parse_table(tb_table *t, const tb_material *mat, const tb_consts *c)
     return place_regions(t, ptr, count);
 }
 
-int tb_table_open(tb_table *t, const char *path, const void *data, size_t size,
-                  const tb_material *mat, int is_dtz, const tb_consts *c)
+/* Does the layout the header describes end where the file ends?  Table
+ * files pad their last stream to 64 bytes and end with 16 more (parse_table
+ * checks size % 64 == 16).  Asked of a header read from a prefix file: the
+ * head of another table describes another length. */
+static int layout_fills_file(const tb_table *t)
+{
+    uint64_t end = 0;
+    for (int i = 0; i < t->files * t->sides; i++) {
+        const tb_pairs *p = &t->enc[i].pairs;
+        if (p->constant)
+            continue;
+        uint64_t stream_end = p->data + (p->real_num_blocks << p->block_log);
+        if (stream_end > end)
+            end = stream_end;
+    }
+    /* Only constant streams: no blocks, nothing to measure. */
+    return end == 0 || ((end + 63) & ~(uint64_t)63) + 16 == t->map.size;
+}
+
+int tb_table_open(tb_table *t, const char *path, const char *prefix, const void *data,
+                  size_t size, const tb_material *mat, int is_dtz, const tb_consts *c)
 {
     memset(t, 0, sizeof *t);
     t->is_dtz = (uint8_t)(is_dtz != 0);
     int status = data ? tb_map_memory(data, size, &t->map) : tb_map_file(path, &t->map);
     if (status != FATHOM_OK)
         return status;
+    if (prefix != NULL) {
+        size_t covered;
+        status = tb_map_prefix(&t->map, prefix, &covered);
+        if (status != FATHOM_OK) {
+            tb_table_close(t);
+            return status;
+        }
+    }
     status = parse_table(t, mat, c);
+    if (status == FATHOM_OK && prefix != NULL && !layout_fills_file(t))
+        status = FATHOM_ERR_CORRUPT;
     /* Cut short between mapping and parsing: the header read zeros. */
     if (tb_map_damaged(&t->map))
         status = FATHOM_ERR_IO;

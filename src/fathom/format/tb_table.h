@@ -286,12 +286,17 @@ typedef struct tb_table {
 /*
  * Map and parse a table file, or, with `data` not NULL, parse the `size`
  * bytes there (the caller's, kept unchanged until tb_table_close; `path`
- * is then unused).  The same checks apply to both.  On failure nothing
- * stays mapped or allocated.  RETURN: FATHOM_OK or FATHOM_ERR_{IO,
- * BAD_SIZE,BAD_MAGIC,CORRUPT,NO_MEMORY}.
+ * is then unused).  The same checks apply to both.  With `prefix` not
+ * NULL (a file only), the file's head is read from that prefix file
+ * (tb_map_prefix), and the header read there must describe a layout that
+ * ends where the table file ends (a prefix of another table, or one
+ * longer than the table, is FATHOM_ERR_BAD_SIZE or FATHOM_ERR_CORRUPT).
+ * On failure nothing stays mapped or allocated.  RETURN: FATHOM_OK or
+ * FATHOM_ERR_{IO,BAD_SIZE,BAD_MAGIC,CORRUPT,NO_MEMORY}.
  */
-TB_INTERNAL int tb_table_open(tb_table *t, const char *path, const void *data, size_t size,
-                              const tb_material *mat, int is_dtz, const tb_consts *c);
+TB_INTERNAL int tb_table_open(tb_table *t, const char *path, const char *prefix,
+                              const void *data, size_t size, const tb_material *mat,
+                              int is_dtz, const tb_consts *c);
 TB_INTERNAL void tb_table_close(tb_table *t);
 
 /*

@@ -37,6 +37,15 @@ int tb_map_file(const char *path, tb_map *out)
     return FATHOM_OK;
 }
 
+int tb_map_prefix(tb_map *map, const char *prefix_path, size_t *covered)
+{
+    *covered = 0;
+    if (map->data == NULL || map->borrowed)
+        return FATHOM_ERR_ARGUMENT;
+    uint64_t prefix_size;
+    return tb_os_map_prefix(map->data, map->size, prefix_path, covered, &prefix_size);
+}
+
 void tb_unmap_file(tb_map *map)
 {
     if (map->data != NULL && !map->borrowed)

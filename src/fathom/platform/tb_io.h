@@ -36,6 +36,16 @@ TB_INTERNAL int tb_map_file(const char *path, tb_map *out);
  */
 TB_INTERNAL int tb_map_memory(const void *data, size_t size, tb_map *out);
 
+/*
+ * Serve the head of a mapped file (tb_map_file) from a prefix file, a copy
+ * of its first bytes kept on faster storage (lila-tablebase's
+ * --hot-prefix files): tb_os_map_prefix.  *covered receives how many
+ * bytes of the view now come from it.  On failure the caller releases
+ * the view.  RETURN: as tb_os_map_prefix; FATHOM_ERR_ARGUMENT for the
+ * caller's bytes.
+ */
+TB_INTERNAL int tb_map_prefix(tb_map *map, const char *prefix_path, size_t *covered);
+
 /* Release a view made by tb_map_file or tb_map_memory; a zeroed map is fine. */
 TB_INTERNAL void tb_unmap_file(tb_map *map);
 

@@ -28,6 +28,17 @@ int tb_os_resident(const void *data, size_t size, uint64_t offset, uint64_t leng
     return FATHOM_ERR_ARGUMENT;
 }
 
+/* A view cannot be put over part of another view without placeholder
+ * calls (VirtualAlloc2, Windows 10 1803 and later): no prefix files. */
+int tb_os_map_prefix(const void *data, size_t size, const char *path, size_t *covered,
+                     uint64_t *prefix_size)
+{
+    (void)data, (void)size, (void)path;
+    *covered = 0;
+    *prefix_size = 0;
+    return FATHOM_ERR_ARGUMENT;
+}
+
 /* No guard on Windows: a mapped file cannot be truncated there (SetEndOfFile
  * fails with ERROR_USER_MAPPED_FILE), and a disk error under a view raises
  * EXCEPTION_IN_PAGE_ERROR, which ends the process as before. */
@@ -380,6 +391,42 @@ int tb_os_map_file(const char *path, const void **data, size_t *size,
     *data = view;
     *size = length;
     *guard = guard_register(view, length);
+    return FATHOM_OK;
+}
+
+int tb_os_map_prefix(const void *data, size_t size, const char *path, size_t *covered,
+                     uint64_t *prefix_size)
+{
+    *covered = 0;
+    *prefix_size = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return FATHOM_ERR_IO;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) {
+        close(fd);
+        return FATHOM_ERR_IO;
+    }
+    *prefix_size = (uint64_t)st.st_size;
+    if (*prefix_size > size) {
+        close(fd);
+        return FATHOM_ERR_BAD_SIZE;
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t length = *prefix_size == size ? size : (size_t)*prefix_size / page * page;
+    if (length > 0) {
+        /* MAP_FIXED replaces the pages of our own mapping in one step. */
+        void *view = mmap((void *)data, length, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+        if (view == MAP_FAILED) {
+            close(fd);
+            return FATHOM_ERR_IO;
+        }
+#if defined(MADV_RANDOM)
+        madvise(view, length, MADV_RANDOM);
+#endif
+    }
+    close(fd);
+    *covered = length;
     return FATHOM_OK;
 }
 

@@ -64,6 +64,25 @@ TB_INTERNAL int tb_os_map_file(const char *path, const void **data, size_t *size
 /* Release a mapping made by tb_os_map_file, and its guard (may be NULL). */
 TB_INTERNAL void tb_os_unmap_file(const void *data, size_t size, tb_fault_guard *guard);
 
+/*
+ * Map the file at `path` (a prefix file: a copy of the first bytes of the
+ * mapped file) over the head of a mapping made by tb_os_map_file (data,
+ * size), in place, so that the same addresses then read the prefix
+ * file's pages: every pointer the decoder computes stays valid and the
+ * head of the table file is never paged in.  Whole pages only: the
+ * prefix's last partial page stays the table file's, unless the prefix
+ * is the whole file.  The mapping's fault guard covers the new pages as
+ * it covers the rest (the address range is the same).  *covered receives
+ * how many bytes now come from the prefix file, *prefix_size its size.
+ * On failure other than FATHOM_ERR_BAD_SIZE the mapping may have lost
+ * its head: the caller unmaps it.
+ * RETURN: FATHOM_OK, FATHOM_ERR_IO (cannot open, stat or map it, or not
+ * a regular file), FATHOM_ERR_BAD_SIZE (longer than the table file) or
+ * FATHOM_ERR_ARGUMENT (no such mapping on this system: Windows).
+ */
+TB_INTERNAL int tb_os_map_prefix(const void *data, size_t size, const char *path,
+                                 size_t *covered, uint64_t *prefix_size);
+
 /* fathom_set_fault_guard (fathom.h): whether later mappings get a guard. */
 TB_INTERNAL void tb_os_set_fault_guard(int enabled);
 

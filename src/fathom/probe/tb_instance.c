@@ -92,6 +92,9 @@ void fathom_close(fathom_tb *tb)
     }
     free(tb->entries);
     free(tb->hash);
+    for (size_t i = 0; i < tb->num_prefixes; i++)
+        free(tb->prefixes[i]);
+    free(tb->prefixes);
     tb_mutex_destroy(&tb->init_lock);
     free(tb);
 }
@@ -330,6 +333,105 @@ int fathom_add_path_list(fathom_tb *tb, const char *paths, char sep,
     return FATHOM_OK;
 }
 
+/* ---- Prefix files ---------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+    const char *name = path;
+    for (const char *c = path; *c; c++)
+        if (tb_is_dir_separator(*c))
+            name = c + 1;
+    return name;
+}
+
+static int add_prefix_path(fathom_tb *tb, const char *dir, const char *name)
+{
+    if (tb->num_prefixes == tb->cap_prefixes) {
+        size_t cap = tb->cap_prefixes ? 2 * tb->cap_prefixes : 16;
+        char **grown = (char **)realloc(tb->prefixes, cap * sizeof *grown);
+        if (!grown)
+            return FATHOM_ERR_NO_MEMORY;
+        tb->prefixes = grown;
+        tb->cap_prefixes = cap;
+    }
+    size_t dir_len = strlen(dir), name_len = strlen(name);
+    char *path = (char *)malloc(dir_len + name_len + 2);
+    if (!path)
+        return FATHOM_ERR_NO_MEMORY;
+    memcpy(path, dir, dir_len);
+    size_t at = dir_len;
+    if (dir_len && !tb_is_dir_separator(dir[dir_len - 1]))
+        path[at++] = '/';
+    memcpy(path + at, name, name_len + 1);
+    tb->prefixes[tb->num_prefixes++] = path;
+    return FATHOM_OK;
+}
+
+typedef struct prefix_scan {
+    fathom_tb *tb;
+    const char *dir;
+    unsigned count;
+} prefix_scan;
+
+/* Every "NAME.prefix" is a candidate, as lila-tablebase takes them: it is
+ * used when a table file called NAME is mapped. */
+static int register_prefix(const char *name, void *context)
+{
+    prefix_scan *scan = (prefix_scan *)context;
+    size_t len = strlen(name);
+    if (len <= 7 || strcmp(name + len - 7, ".prefix") != 0)
+        return FATHOM_OK;
+    int status = add_prefix_path(scan->tb, scan->dir, name);
+    if (status == FATHOM_OK)
+        scan->count++;
+    return status;
+}
+
+int fathom_add_prefix_directory(fathom_tb *tb, const char *dir, unsigned *found)
+{
+    if (found)
+        *found = 0;
+    if (!tb || !dir || TB_OS_WINDOWS)
+        return FATHOM_ERR_ARGUMENT;
+    prefix_scan scan = {tb, dir, 0};
+    int status = tb_list_dir(dir, register_prefix, &scan);
+    if (found)
+        *found = scan.count;
+    return status;
+}
+
+/* The prefix file for a table file (the last directory added wins), or NULL. */
+static const char *find_prefix(const fathom_tb *tb, const char *table_path)
+{
+    const char *name = base_name(table_path);
+    size_t len = strlen(name);
+    for (size_t i = tb->num_prefixes; i-- > 0;) {
+        const char *candidate = base_name(tb->prefixes[i]);
+        if (strncmp(candidate, name, len) == 0 && strcmp(candidate + len, ".prefix") == 0)
+            return tb->prefixes[i];
+    }
+    return NULL;
+}
+
+/* Open a slot's table, with its prefix file if it has one.  When that
+ * fails, the table alone tells whose fault it is (slot->prefix_failed). */
+static int open_slot(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
+{
+    slot->prefix = slot->data ? NULL : find_prefix(tb, slot->path);
+    slot->prefix_failed = 0;
+    int status = tb_table_open(&slot->table, slot->path, slot->prefix, slot->data,
+                               slot->size, &entry->mat, is_dtz, &tb->consts);
+    if (status == FATHOM_OK || !slot->prefix || status == FATHOM_ERR_NO_MEMORY)
+        return status;
+    int alone = tb_table_open(&slot->table, slot->path, NULL, NULL, 0, &entry->mat,
+                              is_dtz, &tb->consts);
+    if (alone != FATHOM_OK)
+        return alone;
+    tb_table_close(&slot->table);
+    slot->prefix_failed = 1;
+    return status;
+}
+
 int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
 {
     if (!slot->path)
@@ -337,8 +439,7 @@ int tb_slot_load(fathom_tb *tb, tb_entry *entry, tb_slot *slot, int is_dtz)
     tb_mutex_lock(&tb->init_lock);
     int state = tb_atomic_load_acquire(&slot->state);
     if (state == SLOT_UNLOADED) {
-        int status = tb_table_open(&slot->table, slot->path, slot->data, slot->size,
-                                   &entry->mat, is_dtz, &tb->consts);
+        int status = open_slot(tb, entry, slot, is_dtz);
         if (status == FATHOM_OK) {
             tb_atomic_add_relaxed(&tb->mapped, 1);
             state = SLOT_READY;

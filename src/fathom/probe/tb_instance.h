@@ -22,6 +22,8 @@ typedef struct tb_slot {
     size_t size;      /* or NULL: the file at path */
     tb_atomic_int state; /* SLOT_*, read with acquire, written under init_lock */
     int error;    /* status when SLOT_FAILED */
+    const char *prefix; /* the prefix file read with it (the instance's), or NULL */
+    int prefix_failed;  /* the failure is the prefix file's, not the table's */
     tb_table table;
 } tb_slot;
 
@@ -46,6 +48,8 @@ struct fathom_tb {
     tb_atomic_int mapped; /* counter of mapped files */
     tb_mutex init_lock; /* taken only while a table is being mapped */
     tb_atomic_int read_ahead; /* FATHOM_READ_AHEAD_* (fathom_set_read_ahead) */
+    char **prefixes;    /* prefix files' paths (fathom_add_prefix_directory) */
+    size_t num_prefixes, cap_prefixes;
 };
 
 /* Where a failure happened, for fathom_detail. */

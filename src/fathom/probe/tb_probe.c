@@ -105,11 +105,13 @@ static void fill_detail(const tb_failure *f, fathom_detail *detail)
     tb_key_name(f->key, detail->table, sizeof detail->table);
     strcpy(detail->metric, f->is_dtz ? "dtz" : "wdl");
     const tb_slot *slot = f->entry ? (f->is_dtz ? &f->entry->dtz : &f->entry->wdl) : NULL;
-    if (slot && slot->path) {
-        size_t len = strlen(slot->path);
+    /* A bad prefix file is named in place of its table's file. */
+    const char *path = slot ? (slot->prefix_failed ? slot->prefix : slot->path) : NULL;
+    if (path) {
+        size_t len = strlen(path);
         if (len >= sizeof detail->path)
             len = sizeof detail->path - 1;
-        memcpy(detail->path, slot->path, len);
+        memcpy(detail->path, path, len);
         detail->path[len] = '\0';
     }
 }
