@@ -177,3 +177,23 @@ def test_bench_builds_refuses_an_unknown_revision() -> None:
                 "--positions", "20", "--rounds", "1")
     assert proc.returncode == 1 and "no src/fathom at 'no-such-revision-here'" in proc.stderr, \
         proc.stdout + proc.stderr
+
+
+@pytest.mark.plain_pass_only("bench_cold.c, built by the benchmark itself")
+def test_bench_cold_runs(tmp_path: Path) -> None:
+    """bench_cold.py on a small synthetic set (its page drops and fresh
+    processes, its own O_DIRECT reader): every way's answers compared row
+    by row inside it (exit 1 on a difference), and each way measured cold
+    (reads from the disk) and warm (none)."""
+    proc = _run("bench_cold.py", "--material", "KRRvKBN", "--min-mb", "0", "--positions",
+                "2000", "--rounds", "1", "--kinds", "wdl,dtz", "--no-fio", "--json")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    res = json.loads(proc.stdout)
+    assert res["answers_identical"] is True and not res["mismatches"]
+    assert res["device_depth32"] > 0 and res["device_depth1"] > 0
+    ways = ("loop", "t1_off", "t1_auto", "default_off", "default_auto")
+    assert set(res["figures"]) == {f"{k}/{w}" for k in ("wdl", "dtz") for w in ways}
+    for name, fig in res["figures"].items():
+        assert fig["cold"]["read_bytes"] > 0, name
+        assert fig["warm"]["major_faults"] == 0, name
+        assert fig["cold"]["positions_per_s"]["median"] > 0, name

@@ -154,7 +154,7 @@ class Tablebase(BoardProbes, BatchProbes):
     @property
     def read_ahead(self) -> str:
         """How batch probes read tables that are not in memory (see
-        :doc:`tables-on-disk`): ``"auto"`` (the default) asks the system
+        :doc:`/tables-on-disk`): ``"auto"`` (the default) asks the system
         for the pages the next rows of a batch will read while the batch
         takes page faults, ``"always"`` always, ``"off"`` never.  The
         answers are the same in every mode."""
