@@ -223,3 +223,41 @@ def test_info_resident_shows_residency(copied):
     lines = {line.split(":")[0]: line for line in done.stdout.splitlines()}
     assert "(100%), index parts" in lines["KBBBBvK.rtbw"]
     assert "(100%)" not in lines["KBBBBvK.rtbz"].split(", index")[0]
+
+
+def test_cli_prefix_writes_what_write_prefix_writes(copied, tmp_path):
+    """``pyfathom prefix OUTDIR MATERIAL``: lila's names, write_prefix's
+    bytes (the table's head), and the tables then answer the same through
+    ``--hot-prefix``; bad requests get one line and exit 1."""
+    import subprocess
+    import sys
+    tables_dir, _ = copied
+    out, want = tmp_path / "fast" / "prefixes", tmp_path / "want"
+    want.mkdir()
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pyfathom", "prefix", *args],
+                              capture_output=True, text=True, timeout=120)
+
+    proc = cli(str(out), "KBBBBvK", "--tables", str(tables_dir), "--upto", "sparse-index")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(os.listdir(out)) == [n + ".prefix" for n in NAMES]
+    for name in NAMES:
+        tables.write_prefix(tables_dir / name, want, upto="sparse-index")
+        got = (out / (name + ".prefix")).read_bytes()
+        assert got == (want / (name + ".prefix")).read_bytes()
+        assert got == (tables_dir / name).read_bytes()[:len(got)] and len(got) % 16384 == 0
+        assert f"{name}.prefix" in proc.stdout
+    boards = positions(40, 9)
+    assert answers(tables_dir, out, boards) == answers(tables_dir, None, boards)
+    not_a_dir = tmp_path / "a-file"
+    not_a_dir.write_text("")
+    for args, words in [((str(not_a_dir / "x"), "--tables", str(tables_dir)), "cannot make"),
+                        ((str(tmp_path / "o"), "KQvK", "--tables", str(tables_dir)),
+                         "no table files for KQvK"),
+                        ((str(tables_dir), "--tables", str(tables_dir)), "holds the tables"),
+                        ((str(tmp_path / "o"), "--tables", str(tables_dir), "--upto", "all"),
+                         "--upto")]:
+        bad = cli(*args)
+        assert bad.returncode == 1 and "Traceback" not in bad.stderr, bad.stderr
+        assert words in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr

@@ -40,12 +40,12 @@ from typing import NoReturn
 
 from pyfathom._files.output import Terminated, terminate_on_signals
 
-from . import annotate, batch, download, info, probe, serve, warm
+from . import annotate, batch, download, info, prefix, probe, serve, warm
 from ._common import EXIT_FAIL, EXIT_USAGE, PROG, CliError, UsageError, err, os_error_text
 
 __all__ = ["main", "CliError"]
 
-COMMANDS = (download, probe, info, batch, serve, annotate, warm)
+COMMANDS = (download, probe, info, batch, serve, annotate, warm, prefix)
 """The command modules, in the order ``--help`` lists them."""
 
 
