@@ -60,7 +60,12 @@ from support import positions  # noqa: E402
 from support import syzygy_writer as writer  # noqa: E402
 
 DEFAULT_MATERIALS = ("KQRBvKQR", "KRPvKRP")
-MODES = ("off", "threads", "batch")
+MODES = ("off", "threads", "batch", "threads+prefix")
+"""The ``PYFATHOM_SERVE_TOGETHER`` modes, and ``threads+prefix``: threads,
+with ``--hot-prefix`` over lila-tablebase prefix files of every table
+(written once beside the tables' folder, see :func:`prefix_folder`),
+whose pages are not dropped: a table's head on storage that stays fast,
+as lichess keeps it on NVMe."""
 ENV_TOGETHER = "PYFATHOM_SERVE_TOGETHER"  # pyfathom.server.app.ENV_TOGETHER
 
 
@@ -195,14 +200,32 @@ def start_up(port: int, workers: int) -> None:
             raise RuntimeError(f"start-up requests failed: {replies.failures}")
 
 
+def prefix_folder(tables: Path) -> Path:
+    """The prefix files of every table of ``tables`` (``pyfathom.tables.
+    write_prefix``, lila's ``--block-lengths`` layout), written once into
+    ``TABLES-prefix`` beside it."""
+    from pyfathom import tables as table_tools
+
+    folder = tables.parent / (tables.name + "-prefix")
+    if not folder.is_dir():
+        work = tables.parent / (tables.name + "-prefix.part")
+        work.mkdir(exist_ok=True)
+        for path in table_files(tables):
+            table_tools.write_prefix(path, work)
+        work.rename(folder)
+    return folder
+
+
 def measure(mode: str, tables: Path, log: list[dict[str, Any]], clients: int,
             workers: int) -> dict[str, Any]:
     """Drop the tables' pages, start the server in ``mode``, replay the log
     cold and then warm: figures per phase and endpoint, and the answers."""
+    together, _, prefix = mode.partition("+")
+    extra = ("--hot-prefix", str(prefix_folder(tables))) if prefix else ()
     sc.drop_page_cache(table_files(tables))
     port = sc.free_port()
-    env = dict(os.environ, **{ENV_TOGETHER: mode})
-    proc = sc.start(sc.pyfathom_command(tables, port, workers), port, env,
+    env = dict(os.environ, **{ENV_TOGETHER: together})
+    proc = sc.start(sc.pyfathom_command(tables, port, workers, *extra), port, env,
                     f"pyfathom serve ({mode})")
     requests = [_raw(item) for item in log]
     kinds = [item["kind"] for item in log]
@@ -257,7 +280,7 @@ def _print(result: dict[str, Any]) -> None:
           f"{result['clients']} clients, {result['workers']} workers, {result['cpus']} CPUs, "
           f"{result['rounds']} rounds; tables {result['materials']} ({result['tables_mb']} MB)")
     print("median [min-max] over the rounds, ms")
-    print(f"{'mode':<9}{'phase':<6}{'endpoint':<10}{'p50':>22}{'p90':>22}{'p99':>22}"
+    print(f"{'mode':<15}{'phase':<6}{'endpoint':<10}{'p50':>22}{'p90':>22}{'p99':>22}"
           f"{'max':>22}")
     for mode in result["modes"]:
         for phase in ("cold", "warm"):
@@ -265,10 +288,10 @@ def _print(result: dict[str, Any]) -> None:
                 row = result["summary"][mode][phase][kind]
                 cells = "".join(f"{row[k]['median']:>9.1f} [{row[k]['min']:.1f}-{row[k]['max']:.1f}]"
                                 .rjust(22) for k in ("p50_ms", "p90_ms", "p99_ms", "max_ms"))
-                print(f"{mode:<9}{phase:<6}{kind:<10}{cells}")
+                print(f"{mode:<15}{phase:<6}{kind:<10}{cells}")
             disk = result["summary"][mode][phase].get("disk_mb")
             if disk:
-                print(f"{'':<9}{phase:<6}read from disk: {disk['median']} MB "
+                print(f"{'':<15}{phase:<6}read from disk: {disk['median']} MB "
                       f"[{disk['min']}-{disk['max']}]")
     ratios = result["summary"].get("off_over_threads_cold")
     if ratios:

@@ -34,6 +34,16 @@ MODULES = _walked_modules()
 # module is then skipped, naming the extra; .ci/run installs them all).
 EXTRAS = {"pyfathom.server": "server", "pyfathom.dask": "dask", "pyfathom.columnar": "arrow"}
 
+# Modules whose examples use pyarrow (the [arrow] extra) without their
+# import needing it.
+ARROW_EXAMPLES = ("pyfathom.columnar", "pyfathom._files.columnar_files")
+
+# Modules whose examples print what python-chess writes (PGN), laid out as
+# the python-chess the suite pins (1.11.2) lays it out; older releases
+# (tests/test_oldest_chess.py runs these tests on them) write other tags,
+# NAGs and comment spacing.
+PGN_EXAMPLES = {"pyfathom.annotate": (1, 11)}
+
 # Modules whose docstrings must hold examples (so a finder bug, or examples
 # turned into plain text, cannot pass as "nothing to run").
 WITH_EXAMPLES = {"pyfathom", "pyfathom._types", "pyfathom._tablebase.tablebase",
@@ -62,8 +72,14 @@ def test_doctests(name: str, syzygy_dir: Path) -> None:
         if extra is None or e.name == name or (e.name or "").startswith("pyfathom"):
             raise
         pytest.skip(f"{name} needs the [{extra}] extra ({e.name} is not installed)")
-    if name == "pyfathom._files.columnar_files":  # its examples use pyarrow (the [arrow] extra)
+    if name in ARROW_EXAMPLES:
         pytest.importorskip("pyarrow", reason=f"{name}'s examples need the [arrow] extra")
+    if name in PGN_EXAMPLES:
+        have = tuple(int(x) for x in chess.__version__.split(".")[:2])
+        if have < PGN_EXAMPLES[name]:
+            pytest.skip(f"{name}'s examples print PGN as python-chess "
+                        f"{'.'.join(map(str, PGN_EXAMPLES[name]))}+ writes it "
+                        f"(this is {chess.__version__})")
     result = doctest.testmod(
         module,
         extraglobs={"TABLES": str(syzygy_dir), "chess": chess, "pyfathom": pyfathom},

@@ -261,3 +261,40 @@ def test_cli_prefix_writes_what_write_prefix_writes(copied, tmp_path):
         bad = cli(*args)
         assert bad.returncode == 1 and "Traceback" not in bad.stderr, bad.stderr
         assert words in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_serve_hot_prefix(copied, tmp_path):
+    """``pyfathom serve --hot-prefix``, a live server: with good prefix
+    files the same documents as without (``/standard`` in the worker, the
+    batch endpoint in its heavy child processes); with another table's
+    head as KBBBBvK's prefix, an error document naming the prefix file (so
+    the server did read the folder), and the server lives on."""
+    import json
+
+    from support.live_server import q, serving
+    tables_dir, hot = copied
+    for name in NAMES:
+        tables.write_prefix(tables_dir / name, hot)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    with open(SIX / "KNNNNvK.rtbw", "rb") as f:
+        (bad / "KBBBBvK.rtbw.prefix").write_bytes(f.read(16384))
+    subtables = ("--tables", str(SIX.parent / "syzygy5"), "--tables", str(tables_dir34()))
+    fens = [b.fen() for b in positions(6, 21)]
+
+    def documents(*extra: str) -> tuple[list, list, int]:
+        with serving(tables_dir, *subtables, *extra) as server:
+            singles = [server.get_json("/standard?fen=" + q(fen)) for fen in fens]
+            status, _, body = server.request("POST", "/standard/batch", json.dumps(fens).encode(),
+                                             {"Content-Type": "application/json"})
+            assert status == 200, body[:300]
+            alive = server.get_json("/standard?fen=8/8/8/8/8/8/2Rk4/1K6_b")[0]
+            return singles, json.loads(body), alive
+
+    plain, prefixed = documents(), documents("--hot-prefix", str(hot))
+    assert all(status == 200 for status, _ in plain[0])
+    assert prefixed == plain
+    wrong_singles, _, alive = documents("--hot-prefix", str(bad))
+    assert alive == 200
+    for status, doc in wrong_singles:
+        assert status == 503 and str(bad / "KBBBBvK.rtbw.prefix") in doc["error"], (status, doc)

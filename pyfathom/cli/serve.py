@@ -77,8 +77,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--request-timeout must be in (0, 3600], not {args.request_timeout}")
     if args.cache is not None and args.cache < 0:
         raise UsageError(f"--cache must be >= 0, not {args.cache}")
-    if args.hot_prefix:
-        raise UsageError("--hot-prefix is not read by serve yet (probe, batch, annotate, info)")
+    for directory in args.hot_prefix or ():
+        if not os.path.isdir(directory):
+            raise CliError(f"--hot-prefix {directory}: not a directory")
+    os.environ[server_app.ENV_HOT_PREFIX] = os.pathsep.join(
+        os.path.abspath(d) for d in args.hot_prefix or ())
     # The folders the other commands use (one level down too), or their message.
     folders, _dirs, _origin = find_tables(args.tables)
     os.environ[server_app.ENV_TABLES] = os.pathsep.join(str(f) for f in folders)

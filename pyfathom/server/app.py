@@ -117,6 +117,10 @@ TOGETHER_MODES = ("threads", "batch", "off")
 ENV_TOGETHER = "PYFATHOM_SERVE_TOGETHER"
 """Environment variable: one of :data:`TOGETHER_MODES` (default ``threads``)."""
 
+ENV_HOT_PREFIX = "PYFATHOM_SERVE_HOT_PREFIX"
+"""Environment variable: the prefix-file folders (``os.pathsep``-separated)
+of ``pyfathom serve --hot-prefix``."""
+
 ENV_TABLES = "PYFATHOM_SERVE_TABLES"
 """Environment variable through which ``pyfathom serve`` hands its table
 directories (joined with :data:`os.pathsep`) to each worker process."""
@@ -245,10 +249,16 @@ def _exact_mates(request: Request) -> bool:
     return _FLAGS[value]
 
 
-def _open(folders: Sequence[Any], VariantBoard: type[chess.Board]) -> pyfathom.Tablebase:
+def _open(folders: Sequence[Any], VariantBoard: type[chess.Board],
+          hot_prefix: Sequence[str] = ()) -> pyfathom.Tablebase:
+    """The tables of ``folders``, with the prefix files of ``hot_prefix``
+    (a module-level function, with a partial over it: the heavy child
+    processes open their own with it)."""
     tb = pyfathom.Tablebase(VariantBoard=VariantBoard)
     for folder in folders:
         tb.add_directory(str(folder))
+    for prefix_dir in hot_prefix:
+        tb.add_prefix_directory(prefix_dir)
     return tb
 
 
@@ -300,11 +310,12 @@ class _Server:
 
     def __init__(self, tablebases: dict[str, pyfathom.Tablebase],
                  found: dict[str, Sequence[str | os.PathLike[str]]], cache_size: int,
-                 heavy_processes: bool, together: str) -> None:
+                 heavy_processes: bool, together: str,
+                 opener: Callable[..., pyfathom.Tablebase] = _open) -> None:
         self.tablebases = tablebases
         self.children: Optional[Children] = None
         if heavy_processes:
-            self.children = Children(HEAVY_THREADS, found, _open)
+            self.children = Children(HEAVY_THREADS, found, opener)
             self.compute: Callable[..., Any] = self.children.call
         else:
             self.compute = functools.partial(run_job, tablebases)
@@ -439,7 +450,8 @@ class _Server:
 
 def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT_CACHE,
                atomic: Sequence[str] = (), antichess: Sequence[str] = (),
-               heavy_processes: bool = False, together: str = "threads") -> Starlette:
+               heavy_processes: bool = False, together: str = "threads",
+               hot_prefix: Sequence[str] = ()) -> Starlette:
     """The server over the tables in ``tables`` (directories; None: as the
     command line finds them, from ``$SYZYGY_PATH`` or the download
     directory), with atomic and antichess tables from ``atomic`` and
@@ -455,7 +467,12 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     ``together``: how a ``GET /VARIANT`` request probes the positions
     after its legal moves, one of :data:`TOGETHER_MODES`.
 
-    :raises: :exc:`FileNotFoundError` when no table is found there;
+    ``hot_prefix``: folders of prefix files (lila-tablebase's
+    ``--hot-prefix``; :meth:`pyfathom.Tablebase.add_prefix_directory`),
+    for every variant's tables.
+
+    :raises: :exc:`FileNotFoundError` when no table is found there (and
+        for a missing ``hot_prefix`` folder);
         :exc:`ValueError` for an unknown ``together``.
     """
     from pyfathom import tables as table_files
@@ -466,14 +483,15 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
     folders = table_files.table_folders(dirs)  # one level down too, as the command line
     if not folders:
         raise FileNotFoundError(f"no Syzygy tables found in {os.pathsep.join(map(str, dirs))}")
-    tablebases: dict[str, pyfathom.Tablebase] = {"standard": _open(folders, chess.Board)}
+    opener = functools.partial(_open, hot_prefix=tuple(str(d) for d in hot_prefix))
+    tablebases: dict[str, pyfathom.Tablebase] = {"standard": opener(folders, chess.Board)}
     found: dict[str, Sequence[str | os.PathLike[str]]] = {"standard": folders}
     for variant, variant_dirs in (("atomic", atomic), ("antichess", antichess)):
         if variant_dirs:
             board_class = lichess.VARIANTS[variant]
             found[variant] = table_files.table_folders(variant_dirs, str(board_class.uci_variant))
-            tablebases[variant] = _open(found[variant], board_class)
-    server = _Server(tablebases, found, cache_size, heavy_processes, together)
+            tablebases[variant] = opener(found[variant], board_class)
+    server = _Server(tablebases, found, cache_size, heavy_processes, together, opener)
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         HTTPException: _http_error, Exception: _server_error}
     app = Starlette(routes=server.routes(), exception_handlers=handlers, lifespan=server.lifespan)
@@ -487,8 +505,8 @@ def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT
 def app_from_environment() -> Starlette:
     """The app of one worker process of ``pyfathom serve`` (uvicorn's
     factory): tables and cache size from :data:`ENV_TABLES`,
-    :data:`ENV_VARIANT_TABLES`, :data:`ENV_CACHE` and
-    :data:`ENV_TOGETHER`."""
+    :data:`ENV_VARIANT_TABLES`, :data:`ENV_CACHE`, :data:`ENV_TOGETHER` and
+    :data:`ENV_HOT_PREFIX`."""
 
     def dirs(name: str) -> list[str]:
         return [p for p in os.environ.get(name, "").split(os.pathsep) if p]
@@ -502,4 +520,5 @@ def app_from_environment() -> Starlette:
     return create_app(dirs(ENV_TABLES) or None, cache_size=cache,
                       atomic=dirs(ENV_VARIANT_TABLES["atomic"]),
                       antichess=dirs(ENV_VARIANT_TABLES["antichess"]), heavy_processes=True,
-                      together=os.environ.get(ENV_TOGETHER, "threads"))
+                      together=os.environ.get(ENV_TOGETHER, "threads"),
+                      hot_prefix=dirs(ENV_HOT_PREFIX))
