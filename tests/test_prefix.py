@@ -15,6 +15,7 @@ import pytest
 
 import pyfathom
 from pyfathom import tables
+from support.page_drop import drop
 from support.table_cache import tables_dir as tables_dir34
 
 SIX = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy6"
@@ -22,14 +23,6 @@ NAMES = ["KBBBBvK.rtbw", "KBBBBvK.rtbz"]
 
 pytestmark = pytest.mark.skipif(not all((SIX / n).exists() for n in NAMES + ["KNNNNvK.rtbw"]),
                                 reason="../shared/syzygy6 holds no KBBBBvK/KNNNNvK")
-
-
-def drop(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    finally:
-        os.close(fd)
 
 
 def positions(n: int, seed: int) -> list[chess.Board]:

@@ -16,7 +16,6 @@ probing thread meets a fraction of the major faults it meets without
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 import pytest
 
 from support import positions
+from support.page_drop import drop_tables
 from support.table_cache import SYZYGY6, shared_folder
 
 CHILD = Path(__file__).resolve().parent / "support" / "cold_batch.py"
@@ -38,20 +38,10 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux",
                                 reason="page-cache control (posix_fadvise) and fault counts: Linux")
 
 
-def drop_pages(folder: Path) -> None:
-    for path in folder.iterdir():
-        if path.suffix in (".rtbw", ".rtbz"):
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            finally:
-                os.close(fd)
-
-
 def run_cold(folder: Path, rows: Path, kind: str, mode: str, threads: int,
              cold: bool = True) -> dict[str, Any]:
     if cold:
-        drop_pages(folder)
+        drop_tables(folder)
     proc = subprocess.run([sys.executable, str(CHILD), str(folder), str(rows), kind, mode,
                            str(threads)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -13,19 +13,13 @@ import pytest
 
 from pyfathom import tables
 
+from support.page_drop import drop
+
 SIX = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy6"
 FILES = [SIX / "KBBBBvK.rtbw", SIX / "KBBBBvK.rtbz"]
 
 pytestmark = pytest.mark.skipif(not all(p.exists() for p in FILES),
                                 reason="../shared/syzygy6 holds no KBBBBvK")
-
-
-def drop(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    finally:
-        os.close(fd)
 
 
 def resident_by_test(path: Path, offset: int, length: int) -> int:

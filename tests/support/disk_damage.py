@@ -88,3 +88,21 @@ def board_key(board: chess.Board) -> str:
     black = "".join(sorted((p.symbol().upper() for p in board.piece_map().values()
                             if not p.color), key="KQRBNP".index))
     return f"{white}v{black}" if len(white) >= len(black) else f"{black}v{white}"
+
+
+def check_batch_rows(out: dict[str, Any], expected: list[int], boards: list[chess.Board],
+                     victim: Path) -> None:
+    """A batch's rows after the damage: the failed ones are Status.IO and of
+    the damaged material (at least one), every other row python-chess's
+    value; the first failed row probed alone raised TableFileError naming
+    the file."""
+    failed = 0
+    for board, value, status, want in zip(boards, out["values"], out["status"], expected,
+                                          strict=True):
+        if status:
+            assert status == IO_STATUS and board_key(board) == DAMAGED, (board.fen(), status)
+            failed += 1
+        else:
+            assert value == want, board.fen()
+    assert failed, "no row met the damage"
+    assert out["error"][:3] == ["error", "TableFileError", str(victim)], out["error"]
