@@ -71,7 +71,7 @@ from pyfathom.server.heavy import Children, encode, run_job
 __all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
            "MAX_BODY_BYTES", "MAX_QUERY_BYTES", "PROBE_THREADS", "HEAVY_THREADS",
            "MAX_WAITING", "SPREAD_THREADS", "TOGETHER_MODES", "ENV_TABLES", "ENV_VARIANT_TABLES",
-           "ENV_CACHE", "ENV_TOGETHER"]
+           "ENV_CACHE", "ENV_TOGETHER", "ENV_HOT_PREFIX"]
 
 MAX_QUERY_BYTES = 2048
 """Longest query string accepted (414 beyond)."""
