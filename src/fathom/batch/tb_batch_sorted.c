@@ -253,16 +253,12 @@ static unsigned row_targets(const void *context, size_t k,
     return tb_batch_row_targets(o->rows, o->begin + (size_t)(o->keys[k] & ROW_MASK), out);
 }
 
-static void ask_child_block(void *ra, const tb_ahead_target *target)
-{
-    tb_ahead_target_step((tb_read_ahead *)ra, target, TB_AHEAD_BLOCK);
-}
-
-static void row_children(const void *context, size_t k, tb_read_ahead *ra)
+static unsigned row_children(const void *context, size_t k, tb_ahead_target *out,
+                             unsigned cap)
 {
     const slice_order *o = (const slice_order *)context;
-    tb_batch_row_children_targets(o->rows, o->begin + (size_t)(o->keys[k] & ROW_MASK),
-                                  ask_child_block, ra);
+    return tb_batch_row_children_targets(o->rows, o->begin + (size_t)(o->keys[k] & ROW_MASK),
+                                         out, cap);
 }
 
 /* Standard-chess WDL rows: the reads left after the first pass, sorted. */

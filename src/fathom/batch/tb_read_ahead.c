@@ -27,6 +27,8 @@
 #include "fathom.h"
 #include "platform/tb_platform.h"
 
+#include <string.h>
+
 void tb_ahead_init(tb_read_ahead *ra, int mode)
 {
     ra->mode = mode;
@@ -34,10 +36,10 @@ void tb_ahead_init(tb_read_ahead *ra, int mode)
     tb_os_thread_faults(&ra->major_at, &ra->minor_at);
     ra->window_end = 0;
     ra->n = 0;
-    for (int i = 0; i < 4; i++)
-        ra->last_page[i] = 0;
+    ra->lead = 0;
+    memset(ra->asked, 0, sizeof ra->asked);
     ra->targets = NULL;
-    ra->more = NULL;
+    ra->children = NULL;
     ra->context = NULL;
 }
 
@@ -48,9 +50,10 @@ void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step)
     if (!tb_pairs_ahead_range(t->pairs, t->map, t->idx, step, &addr, &len))
         return;
     uintptr_t page = (uintptr_t)addr >> 12;
-    if (page == ra->last_page[step] && ((uintptr_t)addr + len - 1) >> 12 == page)
+    unsigned at = (unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) & (TB_AHEAD_ASKED - 1);
+    if (ra->asked[at] == (uint32_t)page && ((uintptr_t)addr + len - 1) >> 12 == page)
         return;
-    ra->last_page[step] = page;
+    ra->asked[at] = (uint32_t)page;
     tb_os_prefetch(addr, len);
 }
 
@@ -69,31 +72,58 @@ static void ask_step(tb_read_ahead *ra, size_t k, int step)
     unsigned at = (unsigned)(k & (TB_AHEAD_RING - 1));
     for (unsigned t = 0; t < ra->count[at]; t++)
         tb_ahead_target_step(ra, &ra->ring[at][t], step);
-
 }
 
-/* Read-ahead starting at place j with nothing asked yet: the next 3D
- * rows' first steps, then 2D rows' second, then D rows' third (each
- * waits for at most the first of the reads just asked for). */
+/* Place k's children into their ring, and their first step. */
+static void ask_children(tb_read_ahead *ra, size_t k)
+{
+    unsigned at = (unsigned)(k & (TB_AHEAD_CHILD_RING - 1));
+    unsigned n = ra->children(ra->context, k, ra->child[at], TB_AHEAD_CHILD_TARGETS);
+    ra->child_count[at] = (uint8_t)n;
+    for (unsigned t = 0; t < n; t++)
+        tb_ahead_target_step(ra, &ra->child[at][t], TB_AHEAD_INDEX);
+}
+
+static void ask_children_step(tb_read_ahead *ra, size_t k, int step)
+{
+    unsigned at = (unsigned)(k & (TB_AHEAD_CHILD_RING - 1));
+    for (unsigned t = 0; t < ra->child_count[at]; t++)
+        tb_ahead_target_step(ra, &ra->child[at][t], step);
+}
+
+#define D TB_AHEAD_DISTANCE
+#define C TB_AHEAD_CHILD_DISTANCE
+
+/* Read-ahead starting at place j with nothing asked yet: each step for
+ * every place up to where tb_ahead_ask would have asked it by now, in the
+ * order of the steps (each waits for at most the first of the reads the
+ * step before asked for). */
 static void prime(tb_read_ahead *ra, size_t j)
 {
-    size_t end = ra->n;
-    for (size_t k = j; k < j + 3 * TB_AHEAD_DISTANCE && k < end; k++)
+    size_t end = ra->n, own = j + ra->lead;
+    for (size_t k = j; k < own + 3 * D && k < end; k++)
         ask_index(ra, k);
-    for (size_t k = j; k < j + 2 * TB_AHEAD_DISTANCE && k < end; k++)
+    for (size_t k = j; k < own + 2 * D && k < end; k++)
         ask_step(ra, k, TB_AHEAD_SIZES);
-    for (size_t k = j; k < j + TB_AHEAD_DISTANCE && k < end; k++)
+    for (size_t k = j; k < own + D && k < end; k++)
         ask_step(ra, k, TB_AHEAD_BLOCK);
-    for (size_t k = j; ra->more && k < j + TB_AHEAD_MORE_DISTANCE && k < end; k++)
-        ra->more(ra->context, k, ra);
+    if (!ra->children)
+        return;
+    for (size_t k = j; k < j + 3 * C && k < end; k++)
+        ask_children(ra, k);
+    for (size_t k = j; k < j + 2 * C && k < end; k++)
+        ask_children_step(ra, k, TB_AHEAD_SIZES);
+    for (size_t k = j; k < j + C && k < end; k++)
+        ask_children_step(ra, k, TB_AHEAD_BLOCK);
 }
 
 void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
-                    tb_ahead_more_fn more, const void *context)
+                    tb_ahead_children_fn children, const void *context)
 {
     ra->n = n;
     ra->targets = targets;
-    ra->more = more;
+    ra->children = children;
+    ra->lead = children ? 3 * C : 0;
     ra->context = context;
     if (ra->mode == FATHOM_READ_AHEAD_OFF) {
         ra->window_end = (size_t)-1;
@@ -124,13 +154,19 @@ void tb_ahead_window(tb_read_ahead *ra, size_t j)
 
 void tb_ahead_ask(tb_read_ahead *ra, size_t j)
 {
-    size_t end = ra->n;
-    if (j + 3 * TB_AHEAD_DISTANCE < end)
-        ask_index(ra, j + 3 * TB_AHEAD_DISTANCE);
-    if (j + 2 * TB_AHEAD_DISTANCE < end)
-        ask_step(ra, j + 2 * TB_AHEAD_DISTANCE, TB_AHEAD_SIZES);
-    if (j + TB_AHEAD_DISTANCE < end)
-        ask_step(ra, j + TB_AHEAD_DISTANCE, TB_AHEAD_BLOCK);
-    if (ra->more && j + TB_AHEAD_MORE_DISTANCE < end)
-        ra->more(ra->context, j + TB_AHEAD_MORE_DISTANCE, ra);
+    size_t end = ra->n, own = j + ra->lead;
+    if (own + 3 * D < end)
+        ask_index(ra, own + 3 * D);
+    if (own + 2 * D < end)
+        ask_step(ra, own + 2 * D, TB_AHEAD_SIZES);
+    if (own + D < end)
+        ask_step(ra, own + D, TB_AHEAD_BLOCK);
+    if (!ra->children)
+        return;
+    if (j + 3 * C < end)
+        ask_children(ra, j + 3 * C);
+    if (j + 2 * C < end)
+        ask_children_step(ra, j + 2 * C, TB_AHEAD_SIZES);
+    if (j + C < end)
+        ask_children_step(ra, j + C, TB_AHEAD_BLOCK);
 }

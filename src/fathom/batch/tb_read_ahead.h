@@ -25,25 +25,46 @@
 typedef unsigned (*tb_ahead_targets_fn)(const void *context, size_t k,
                                         tb_ahead_target out[TB_AHEAD_TARGETS]);
 
-/* What place k's row will read beyond its targets (a DTZ row's search),
- * asked for (tb_ahead_target_step) TB_AHEAD_MORE_DISTANCE rows ahead,
- * when the row's own reads asked for before are in memory (NULL:
- * nothing). */
-struct tb_read_ahead;
-typedef void (*tb_ahead_more_fn)(const void *context, size_t k, struct tb_read_ahead *ra);
+/* The reads place k's row will make beyond its targets (a DTZ row's
+ * search: its children's values) into out, at most cap; RETURN how many.
+ * Called once a row, when the row's own reads asked for before are in
+ * memory (NULL: no such reads). */
+typedef unsigned (*tb_ahead_children_fn)(const void *context, size_t k, tb_ahead_target *out,
+                                         unsigned cap);
 
 /*
- * Rows between the three steps of a read (tb_pairs_read_ahead): when row
+ * Rows between the three steps of a read (tb_pairs_ahead_range): when row
  * j is probed, row j + D's block, row j + 2D's size entry and row j + 3D's
  * index entry are asked for, so up to 3D reads are in flight.  Measured
  * in bench_cold.py (KQRBvKQR, cold, 100,000 WDL rows, one thread): see
  * tb_read_ahead.c.
+ *
+ * A row's children (a DTZ row's search) are asked for in the same three
+ * steps, C rows apart, the last C rows ahead of the probe: their places
+ * are known only once the row's own value is in (a drawn row has no
+ * search), so the row's own steps go 3C rows further ahead than without
+ * children.  C is shorter than D: a pass with children spends more time a
+ * row (the children's probes), so fewer rows cover a read's latency.
  */
 #define TB_AHEAD_DISTANCE 48
-#ifndef TB_AHEAD_MORE_DISTANCE
-#define TB_AHEAD_MORE_DISTANCE 24
+#ifndef TB_AHEAD_CHILD_DISTANCE
+#define TB_AHEAD_CHILD_DISTANCE 16
 #endif
-#define TB_AHEAD_RING 256 /* a power of two above 3 * TB_AHEAD_DISTANCE */
+#define TB_AHEAD_RING 256 /* a power of two above 3 * (TB_AHEAD_DISTANCE + C) */
+#define TB_AHEAD_CHILD_RING 64 /* a power of two above 3 * C */
+/* Children's reads kept per row: 2 per quiet move (WDL and DTZ); a
+ * 7-piece position has rarely more than 60 quiet moves, and a row with
+ * more has the rest read as its probe comes to them. */
+#define TB_AHEAD_CHILD_TARGETS 160
+/* Pages asked for lately, remembered by hash so that one asked again soon
+ * costs no system call (a DTZ row's children share pages with the rows'
+ * before it by the dozen: 1,844,167 calls for 100,000 cold KQRBvKQR rows
+ * with only the page last asked remembered, 511,217 with this).  4 bytes
+ * each: a page number's low 32 bits (two pages that share them only cost
+ * one read asked too few). */
+#ifndef TB_AHEAD_ASKED
+#define TB_AHEAD_ASKED 65536
+#endif
 
 /* Rows a fault count covers (FATHOM_READ_AHEAD_AUTO); the major faults
  * among them that turn read-ahead on for the next window, and the faults
@@ -55,14 +76,17 @@ typedef void (*tb_ahead_more_fn)(const void *context, size_t k, struct tb_read_a
 typedef struct tb_read_ahead {
     tb_ahead_target ring[TB_AHEAD_RING][TB_AHEAD_TARGETS]; /* by place mod RING */
     uint8_t count[TB_AHEAD_RING];
+    tb_ahead_target child[TB_AHEAD_CHILD_RING][TB_AHEAD_CHILD_TARGETS]; /* by place */
+    uint8_t child_count[TB_AHEAD_CHILD_RING];
     int mode;            /* FATHOM_READ_AHEAD_* */
     int on;              /* asking ahead in this window */
     uint64_t major_at, minor_at; /* tb_os_thread_faults when the window began */
-    uintptr_t last_page[4];      /* per step: the page last asked for */
+    uint32_t asked[TB_AHEAD_ASKED]; /* pages asked for lately, by hash */
     size_t window_end;   /* the place where the window ends */
     size_t n;            /* places in this pass */
+    size_t lead;         /* how much further ahead the row's own steps go */
     tb_ahead_targets_fn targets;
-    tb_ahead_more_fn more;
+    tb_ahead_children_fn children;
     const void *context;
 } tb_read_ahead;
 
@@ -71,9 +95,9 @@ typedef struct tb_read_ahead {
 TB_INTERNAL void tb_ahead_init(tb_read_ahead *ra, int mode);
 
 /* A pass over n places in order, whose targets `targets` gives (and
- * `more` asks for the rest of, or NULL). */
+ * `children` the children's, or NULL). */
 TB_INTERNAL void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
-                                tb_ahead_more_fn more, const void *context);
+                                tb_ahead_children_fn children, const void *context);
 
 /* Ask for one step of target t (tb_pairs_ahead_range): a system call,
  * unless it is the page this step asked for last (rows in table order

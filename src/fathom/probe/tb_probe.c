@@ -450,12 +450,32 @@ unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
                : 0;
 }
 
-void tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i, tb_ahead_each_fn each,
-                                   void *context)
+/* The WDL reads of pos's captures, each in its own (smaller) table, into
+ * out (at most cap); RETURN how many.  A capture's probe makes that read
+ * unless its own captures settle it first. */
+static unsigned capture_targets(const fathom_tb *tb, const tb_pos *pos, tb_ahead_target *out,
+                                unsigned cap)
+{
+    int unstored;
+    unsigned count = 0;
+    tb_move moves[TB_MAX_LEGAL];
+    int n = tb_gen_legal(pos, TB_GEN_CAPTURES, moves);
+    for (int m = 0; m < n && count < cap; m++) {
+        tb_pos child;
+        tb_do_move(pos, moves[m], &child);
+        count += position_targets(tb, &child, 0, out + count, &unstored);
+    }
+    return count;
+}
+
+unsigned tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
+                                       tb_ahead_target *out, unsigned cap)
 {
     tb_pos pos;
     if (!rows->dtz_out || !row_position(rows, i, &pos))
-        return;
+        return 0;
+    /* Every row's WDL probe tries its captures first. */
+    unsigned count = capture_targets(rows->tb, &pos, out, cap);
     tb_key key = tb_key_of(&pos, 0);
     const tb_entry *e = tb_lookup(rows->tb, key);
     const tb_table *wdl = e ? mapped_table(&e->wdl) : NULL;
@@ -469,20 +489,18 @@ void tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i, tb_ahead
         !tb_table_locate(wdl, &rows->tb->consts, &pos, key, &stream, &idx, &size) ||
         tb_table_wdl_at(wdl, stream, idx, NULL, &v) != FATHOM_OK || v == 0 ||
         tb_table_dtz_locate(dtz, &rows->tb->consts, &pos, key, &idx))
-        return;
+        return count;
     int unstored;
     tb_move moves[TB_MAX_LEGAL];
-    int n = tb_gen_legal(&pos, TB_GEN_ALL, moves);
-    for (int m = 0; m < n; m++) {
+    int n = tb_gen_legal(&pos, TB_GEN_PIECE_QUIETS, moves);
+    for (int m = 0; m < n && count + TB_AHEAD_TARGETS <= cap; m++) {
         tb_pos child;
         tb_do_move(&pos, moves[m], &child);
-        if (child.rule50 == 0)
-            continue; /* a capture or pawn move: other tables, or WDL only */
-        tb_ahead_target at[TB_AHEAD_TARGETS];
-        unsigned k = position_targets(rows->tb, &child, 1, at, &unstored);
-        for (unsigned t = 0; t < k; t++)
-            each(context, &at[t]);
+        /* Not the child's own captures: asking for them cost more time
+         * than the reads they spared (tb_read_ahead.h). */
+        count += position_targets(rows->tb, &child, 1, out + count, &unstored);
     }
+    return count;
 }
 
 /* Index bits a batch key keeps (tb_batch_order_key): what the table's

@@ -94,14 +94,13 @@ TB_INTERNAL unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
                                           tb_ahead_target out[TB_AHEAD_TARGETS]);
 
 /* A DTZ row whose DTZ table (mapped) holds the other side to move: its
- * probe searches one ply, reading each quiet child's WDL and DTZ values;
- * each of those reads is handed to `each` (the batch asks for their
- * blocks: their index and size entries are read as they stand, which for
- * a table a batch reads all over are in memory after its first rows).
- * Nothing for other rows.  A callback, not the read-ahead itself: the
- * probe layer knows the reads, the batch layer above it asks for them. */
-typedef void (*tb_ahead_each_fn)(void *context, const tb_ahead_target *target);
-TB_INTERNAL void tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
-                                               tb_ahead_each_fn each, void *context);
+ * probe searches one ply, reading each quiet child's WDL and DTZ values.
+ * Those reads go into out (at most cap of them; the rest are left out);
+ * RETURN how many.  None for other rows, nor for a row drawn by its
+ * table's value (read here: the batch asks for the row's own block well
+ * before it asks for its children).  Nothing is mapped, faulted in beyond
+ * that value, or decoded. */
+TB_INTERNAL unsigned tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
+                                                   tb_ahead_target *out, unsigned cap);
 
 #endif /* PYFATHOM_TB_PROBE_H */
