@@ -108,10 +108,11 @@ class BatchProbes:
         GIL is released for the whole call.  The rows are probed in slices
         of up to 1,048,576, in table order (the answers stay in the input's
         order), so that rows sharing a block of a table are decoded by one
-        walk through it.  Working memory: 16 bytes per row of a slice and
-        about 0.74 MB per thread (less under 1,024 rows), so at most about
-        17.5 MB per thread however long the input, and nothing that grows
-        with the tables.
+        walk through it.  Working memory: 16 bytes per row of a slice (20
+        when a 7-piece table is probed), about 0.74 MB per thread (less
+        under 1,024 rows) and 0.52 MB for read-ahead unless it is off, so
+        at most about 22 MB per thread however long the input, and nothing
+        that grows with the tables.
 
         ``status``: None, or a writable ``uint8`` array as long as the input,
         which receives each row's :class:`~pyfathom.Status`: why a row

@@ -344,9 +344,10 @@ int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
  * from its start per row, and a read behind where the block's walk stands
  * walks on from the nearest earlier stop kept for the block (up to 16 per
  * block of 128 bytes or more, the DTZ tables' blocks).  Working memory:
- * 16 bytes per row of a slice plus about 0.74 MB per thread, less under
- * 1,024 rows (at most about 17.5 MB per thread however large the batch,
- * and nothing that grows with the tables); when it cannot
+ * 16 bytes per row of a slice (20 when a 7-piece table is probed) plus
+ * about 0.74 MB per thread, less under 1,024 rows, and 0.52 MB for
+ * read-ahead unless it is off (at most about 22 MB per thread however
+ * large the batch, and nothing that grows with the tables); when it cannot
  * be allocated the rows are probed in the caller's order.
  * Threads claim slices (at least two per thread, so an unevenly loaded
  * machine does not hold the call up); a thread that cannot be started

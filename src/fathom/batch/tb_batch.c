@@ -36,7 +36,8 @@ typedef struct batch_work {
 
 /*
  * Table order: the larger a slice, the more of its rows share blocks, up
- * to TB_SLICE_ROWS (the slice's key arrays, 16 bytes a row, are each
+ * to TB_SLICE_ROWS (the slice's key arrays, 16 bytes a row, 20 with a
+ * 7-piece table's low index bits, are each
  * thread's working memory); but at least two slices per thread, so that
  * a thread slowed down by another tenant leaves part of its share to the
  * others, and no fewer than 256 rows.  Two rather than more: a slice a

@@ -84,6 +84,8 @@ void tb_batch_scratch_free(tb_batch_scratch *s)
     free(s->keys);
     memo_free(s->memo);
     free(s->dir);
+    if (s->ahead)
+        tb_ahead_release(s->ahead);
     free(s->ahead);
     free(s->low);
     s->low = NULL;

@@ -27,7 +27,7 @@
 #include "fathom.h"
 #include "platform/tb_platform.h"
 
-#include <string.h>
+#include <stdlib.h>
 
 void tb_ahead_init(tb_read_ahead *ra, int mode)
 {
@@ -37,10 +37,16 @@ void tb_ahead_init(tb_read_ahead *ra, int mode)
     ra->window_end = 0;
     ra->n = 0;
     ra->lead = 0;
-    memset(ra->asked, 0, sizeof ra->asked);
+    ra->mem = NULL;
     ra->targets = NULL;
     ra->children = NULL;
     ra->context = NULL;
+}
+
+void tb_ahead_release(tb_read_ahead *ra)
+{
+    free(ra->mem);
+    ra->mem = NULL;
 }
 
 void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step)
@@ -50,10 +56,13 @@ void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step)
     if (!tb_pairs_ahead_range(t->pairs, t->map, t->idx, step, &addr, &len))
         return;
     uintptr_t page = (uintptr_t)addr >> 12;
-    unsigned at = (unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) & (TB_AHEAD_ASKED - 1);
-    if (ra->asked[at] == (uint32_t)page && ((uintptr_t)addr + len - 1) >> 12 == page)
-        return;
-    ra->asked[at] = (uint32_t)page;
+    if (ra->mem) {
+        uint32_t *asked = &ra->mem->asked[(unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) &
+                                          (TB_AHEAD_ASKED - 1)];
+        if (*asked == (uint32_t)page && ((uintptr_t)addr + len - 1) >> 12 == page)
+            return;
+        *asked = (uint32_t)page;
+    }
     tb_os_prefetch(addr, len);
 }
 
@@ -77,18 +86,24 @@ static void ask_step(tb_read_ahead *ra, size_t k, int step)
 /* Place k's children into their ring, and their first step. */
 static void ask_children(tb_read_ahead *ra, size_t k)
 {
+    tb_ahead_memory *mem = ra->mem;
+    if (!mem)
+        return;
     unsigned at = (unsigned)(k & (TB_AHEAD_CHILD_RING - 1));
-    unsigned n = ra->children(ra->context, k, ra->child[at], TB_AHEAD_CHILD_TARGETS);
-    ra->child_count[at] = (uint8_t)n;
+    unsigned n = ra->children(ra->context, k, mem->child[at], TB_AHEAD_CHILD_TARGETS);
+    mem->child_count[at] = (uint8_t)n;
     for (unsigned t = 0; t < n; t++)
-        tb_ahead_target_step(ra, &ra->child[at][t], TB_AHEAD_INDEX);
+        tb_ahead_target_step(ra, &mem->child[at][t], TB_AHEAD_INDEX);
 }
 
 static void ask_children_step(tb_read_ahead *ra, size_t k, int step)
 {
+    tb_ahead_memory *mem = ra->mem;
+    if (!mem)
+        return;
     unsigned at = (unsigned)(k & (TB_AHEAD_CHILD_RING - 1));
-    for (unsigned t = 0; t < ra->child_count[at]; t++)
-        tb_ahead_target_step(ra, &ra->child[at][t], step);
+    for (unsigned t = 0; t < mem->child_count[at]; t++)
+        tb_ahead_target_step(ra, &mem->child[at][t], step);
 }
 
 #define D TB_AHEAD_DISTANCE
@@ -101,6 +116,8 @@ static void ask_children_step(tb_read_ahead *ra, size_t k, int step)
 static void prime(tb_read_ahead *ra, size_t j)
 {
     size_t end = ra->n, own = j + ra->lead;
+    if (!ra->mem) /* calloc: fresh pages, already zero */
+        ra->mem = (tb_ahead_memory *)calloc(1, sizeof *ra->mem);
     for (size_t k = j; k < own + 3 * D && k < end; k++)
         ask_index(ra, k);
     for (size_t k = j; k < own + 2 * D && k < end; k++)

@@ -73,15 +73,23 @@ typedef unsigned (*tb_ahead_children_fn)(const void *context, size_t k, tb_ahead
 #define TB_AHEAD_START_FAULTS 4
 #define TB_AHEAD_KEEP_FAULTS 8
 
+/* The larger part of a thread's read-ahead (about 0.5 MB), allocated when
+ * it first asks for reads: a batch on tables in memory, whose read-ahead
+ * never turns on, does not pay for clearing it. */
+typedef struct tb_ahead_memory {
+    tb_ahead_target child[TB_AHEAD_CHILD_RING][TB_AHEAD_CHILD_TARGETS]; /* by place */
+    uint8_t child_count[TB_AHEAD_CHILD_RING];
+    uint32_t asked[TB_AHEAD_ASKED]; /* pages asked for lately, by hash */
+} tb_ahead_memory;
+
 typedef struct tb_read_ahead {
     tb_ahead_target ring[TB_AHEAD_RING][TB_AHEAD_TARGETS]; /* by place mod RING */
     uint8_t count[TB_AHEAD_RING];
-    tb_ahead_target child[TB_AHEAD_CHILD_RING][TB_AHEAD_CHILD_TARGETS]; /* by place */
-    uint8_t child_count[TB_AHEAD_CHILD_RING];
+    tb_ahead_memory *mem; /* NULL until asking starts, or without memory:
+                             then no children are asked, nor pages remembered */
     int mode;            /* FATHOM_READ_AHEAD_* */
     int on;              /* asking ahead in this window */
     uint64_t major_at, minor_at; /* tb_os_thread_faults when the window began */
-    uint32_t asked[TB_AHEAD_ASKED]; /* pages asked for lately, by hash */
     size_t window_end;   /* the place where the window ends */
     size_t n;            /* places in this pass */
     size_t lead;         /* how much further ahead the row's own steps go */
@@ -93,6 +101,7 @@ typedef struct tb_read_ahead {
 /* A thread's read-ahead, off until its first window says otherwise
  * (mode AUTO), on (ALWAYS) or never (OFF). */
 TB_INTERNAL void tb_ahead_init(tb_read_ahead *ra, int mode);
+TB_INTERNAL void tb_ahead_release(tb_read_ahead *ra);
 
 /* A pass over n places in order, whose targets `targets` gives (and
  * `children` the children's, or NULL). */
