@@ -155,3 +155,42 @@ def test_cli_batch_wdl(syzygy_dir: Path, failing_disk: dict[str, Path],
     for row, want in zip(rows, oracle_values(syzygy_dir, mixed, False), strict=True):
         if row["status"] == "ok":
             assert row["wdl"] == want, row
+
+
+ROOT_FEN = "8/8/8/8/8/2k5/8/R3K3 w - - 0 1"  # KRvK: quiet moves, whose DTZ precision is probed
+
+
+class _FailingChildren:
+    """A tablebase whose probes of any position but the root raise *error*."""
+
+    def __init__(self, tablebase: Any, error: Exception) -> None:
+        self._tb, self._error = tablebase, error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tb, name)
+
+    def probe(self, board: chess.Board) -> Any:
+        if board.fen() != ROOT_FEN:
+            raise self._error
+        return self._tb.probe(board)
+
+
+def test_cli_probe_a_moves_table_failing_is_the_commands_error(tablebase: Any) -> None:
+    """`pyfathom probe`: when a root move's position fails to read after the
+    root's own probes succeeded, the command fails with one line naming that
+    position and the file (it printed ``"dtz_precise": null`` before); a
+    missing table there still gives null."""
+    import pyfathom
+    from pyfathom.cli._common import CliError
+    from pyfathom.cli.probe import probe_one
+
+    assert probe_one(tablebase, ROOT_FEN)["moves"]  # the real tables answer
+    failing = _FailingChildren(tablebase, pyfathom.TableFileError("reading /t/KRvK.rtbz failed"))
+    with pytest.raises(CliError) as raised:
+        probe_one(failing, ROOT_FEN)
+    message = str(raised.value)
+    assert "KRvK.rtbz" in message and "\n" not in message
+    assert " b - - 1 1" in message and ROOT_FEN not in message  # the move's position
+    missing = _FailingChildren(tablebase, pyfathom.MissingTableError("KRvK.rtbz missing"))
+    moves = probe_one(missing, ROOT_FEN)["moves"]
+    assert moves and all(m["dtz_precise"] is None or m["dtz_precise"] is True for m in moves)

@@ -74,7 +74,12 @@ def _dtz_text(dtz: int, precise: bool | None) -> str:
 
 def _move_dtz_precise(tb: Any, board: Any, move: Any) -> bool | None:
     """Whether a root move's DTZ is exact: a zeroing move's is (1 ply);
-    otherwise it is as exact as the DTZ of the position the move leads to."""
+    otherwise it is as exact as the DTZ of the position the move leads to
+    (None: that position's table is missing).  A table that fails to read
+    there is the command's error (CliError, naming the position), not a
+    silent None."""
+    from pyfathom import FathomError
+
     if board.is_zeroing(move):
         return True
     child = board.copy(stack=False)
@@ -83,8 +88,10 @@ def _move_dtz_precise(tb: Any, board: Any, move: Any) -> bool | None:
         return True
     try:
         return bool(tb.probe(child).dtz_precise)
-    except (KeyError, ValueError, OSError):
+    except KeyError:  # MissingTableError: the child's table is not there
         return None
+    except (FathomError, ValueError, OSError) as e:  # a damaged or unreadable table
+        raise CliError(position_error(child.fen(), e)) from None
 
 
 def probe_one(tb: Any, fen: str) -> dict[str, Any]:
