@@ -401,8 +401,19 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
  * (MADV_WILLNEED) before they are needed, so that tables on disk keep
  * many reads in flight however few threads run, where each probe alone
  * waits for one page at a time.  Covered: each standard-chess row's own
- * WDL read, and a DTZ row's own DTZ read; not the reads of captures,
- * DTZ searches' children, nor variants' rows (read as before).
+ * WDL read, a DTZ row's own DTZ read, its captures' WDL reads and its
+ * DTZ search's children's reads; not a WDL row's captures, nor
+ * variants' rows (read as before).
+ *
+ * Root probes (fathom_probe_root and fathom_best_move, which annotate
+ * uses) of standard-chess positions follow the same mode:
+ * the reads of the root's probe and of every move's probe are asked for
+ * together, in three waves (index entries, block-length entries, blocks),
+ * then those of the moves whose DTZ probe searches a ply, so that a cold
+ * root probe waits for about six reads in turn instead of its moves'
+ * reads one after another.  AUTO asks for roots of 6 pieces or more
+ * (3-5-piece tables fit in memory) while the instance's root probes
+ * before took page faults.
  * FATHOM_READ_AHEAD_AUTO, the default: each batch thread asks ahead
  * while its last 256 rows took page faults (tables not in memory), and
  * not while they took none (tables in memory, where asking would only
@@ -410,7 +421,7 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
  * FATHOM_READ_AHEAD_OFF never (for comparisons and measurements).  The
  * answers are the same in every mode.  POSIX with madvise only;
  * elsewhere every mode reads as OFF does.  fathom_set_read_ahead applies
- * to the instance's batch calls that start after it.  RETURN: FATHOM_OK,
+ * to the instance's batch calls and root probes that start after it.  RETURN: FATHOM_OK,
  * or FATHOM_ERR_ARGUMENT for a NULL instance or an unknown mode.
  * fathom_read_ahead: the instance's mode (-1 for NULL).
  */

@@ -13,9 +13,11 @@ from pathlib import Path
 
 
 def drop(path: Path) -> None:
-    """Drop ``path``'s cached pages."""
+    """Drop ``path``'s cached pages.  Written back first: the advice leaves
+    dirty pages (a table written just before) in the cache."""
     fd = os.open(path, os.O_RDONLY)
     try:
+        os.fsync(fd)
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
         os.close(fd)

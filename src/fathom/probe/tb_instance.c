@@ -54,6 +54,7 @@ int fathom_open_variant(fathom_tb **out, int variant)
     tb_variant_format_init(&tb->consts, variant);
     tb_mutex_init(&tb->init_lock);
     tb_atomic_store_release(&tb->read_ahead, FATHOM_READ_AHEAD_AUTO);
+    tb_atomic_store_release(&tb->root_prefetch, 0);
     *out = tb;
     return FATHOM_OK;
 }

@@ -48,6 +48,7 @@ struct fathom_tb {
     tb_atomic_int mapped; /* counter of mapped files */
     tb_mutex init_lock; /* taken only while a table is being mapped */
     tb_atomic_int read_ahead; /* FATHOM_READ_AHEAD_* (fathom_set_read_ahead) */
+    tb_atomic_int root_prefetch; /* root probes left to ask ahead (tb_prefetch.c) */
     char **prefixes;    /* prefix files' paths (fathom_add_prefix_directory) */
     size_t num_prefixes, cap_prefixes;
 };

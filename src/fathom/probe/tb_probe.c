@@ -410,11 +410,8 @@ static int row_position(const tb_batch_rows *rows, size_t i, tb_pos *pos)
                    bb[6][i], bb[7][i], rows->ep[i], rows->turn[i]) == FATHOM_OK;
 }
 
-/* Where pos's WDL value and (with_dtz) DTZ value lie, in tables already
- * mapped, into out; RETURN how many; *unstored: the DTZ table is mapped
- * and holds the other side to move (the DTZ probe searches a ply). */
-static unsigned position_targets(const fathom_tb *tb, const tb_pos *pos, int with_dtz,
-                                 tb_ahead_target out[TB_AHEAD_TARGETS], int *unstored)
+unsigned tb_position_targets(const fathom_tb *tb, const tb_pos *pos, int with_dtz,
+                             tb_ahead_target out[TB_AHEAD_TARGETS], int *unstored)
 {
     tb_key key = tb_key_of(pos, 0);
     const tb_entry *e = tb_lookup(tb, key);
@@ -446,24 +443,21 @@ unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
     tb_pos pos;
     int unstored;
     return row_position(rows, i, &pos)
-               ? position_targets(rows->tb, &pos, rows->dtz_out != NULL, out, &unstored)
+               ? tb_position_targets(rows->tb, &pos, rows->dtz_out != NULL, out, &unstored)
                : 0;
 }
 
-/* The WDL reads of pos's captures, each in its own (smaller) table, into
- * out (at most cap); RETURN how many.  A capture's probe makes that read
- * unless its own captures settle it first. */
-static unsigned capture_targets(const fathom_tb *tb, const tb_pos *pos, tb_ahead_target *out,
-                                unsigned cap)
+unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos, tb_ahead_target *out,
+                            unsigned cap)
 {
     int unstored;
     unsigned count = 0;
     tb_move moves[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_CAPTURES, moves);
-    for (int m = 0; m < n && count < cap; m++) {
+    for (int m = 0; m < n && count + TB_AHEAD_TARGETS <= cap; m++) {
         tb_pos child;
         tb_do_move(pos, moves[m], &child);
-        count += position_targets(tb, &child, 0, out + count, &unstored);
+        count += tb_position_targets(tb, &child, 0, out + count, &unstored);
     }
     return count;
 }
@@ -474,10 +468,16 @@ unsigned tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
     tb_pos pos;
     if (!rows->dtz_out || !row_position(rows, i, &pos))
         return 0;
-    /* Every row's WDL probe tries its captures first. */
-    unsigned count = capture_targets(rows->tb, &pos, out, cap);
-    tb_key key = tb_key_of(&pos, 0);
-    const tb_entry *e = tb_lookup(rows->tb, key);
+    return tb_search_targets(rows->tb, &pos, out, cap);
+}
+
+unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos, tb_ahead_target *out,
+                           unsigned cap)
+{
+    /* Every DTZ probe's WDL probe tries its captures first. */
+    unsigned count = tb_capture_targets(tb, pos, out, cap);
+    tb_key key = tb_key_of(pos, 0);
+    const tb_entry *e = tb_lookup(tb, key);
     const tb_table *wdl = e ? mapped_table(&e->wdl) : NULL;
     const tb_table *dtz = e ? mapped_table(&e->dtz) : NULL;
     unsigned stream;
@@ -486,19 +486,19 @@ unsigned tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
     /* No search for a draw (by the table's value: a capture may still
      * change it, rarely), nor where the DTZ table holds the side. */
     if (!wdl || !dtz ||
-        !tb_table_locate(wdl, &rows->tb->consts, &pos, key, &stream, &idx, &size) ||
+        !tb_table_locate(wdl, &tb->consts, pos, key, &stream, &idx, &size) ||
         tb_table_wdl_at(wdl, stream, idx, NULL, &v) != FATHOM_OK || v == 0 ||
-        tb_table_dtz_locate(dtz, &rows->tb->consts, &pos, key, &idx))
+        tb_table_dtz_locate(dtz, &tb->consts, pos, key, &idx))
         return count;
     int unstored;
     tb_move moves[TB_MAX_LEGAL];
-    int n = tb_gen_legal(&pos, TB_GEN_PIECE_QUIETS, moves);
+    int n = tb_gen_legal(pos, TB_GEN_PIECE_QUIETS, moves);
     for (int m = 0; m < n && count + TB_AHEAD_TARGETS <= cap; m++) {
         tb_pos child;
-        tb_do_move(&pos, moves[m], &child);
+        tb_do_move(pos, moves[m], &child);
         /* Not the child's own captures: asking for them cost more time
          * than the reads they spared (tb_read_ahead.h). */
-        count += position_targets(rows->tb, &child, 1, out + count, &unstored);
+        count += tb_position_targets(tb, &child, 1, out + count, &unstored);
     }
     return count;
 }
@@ -973,6 +973,8 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
         return status;
     }
     pos.rule50 = (uint8_t)(board->halfmove > 255 ? 255 : board->halfmove);
+    tb_prefetch_watch watch;
+    tb_prefetch_begin(tb, &pos, &watch);
     int root_dtz, root_precise, root_wdl = 0, from_moves = 0;
     status = any_probe_dtz(&pr, &pos, &root_dtz, &root_precise);
     if (status == FATHOM_ERR_MISSING_TABLE && pr.failure.is_dtz && wdl_root &&
@@ -1015,6 +1017,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
         m->wdl = (int8_t)wdl_with_clock((int)pos.rule50, v);
         m->rank = root_rank(v, p, (int)pos.rule50);
     }
+    tb_prefetch_end(tb, &watch);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return status;
@@ -1329,6 +1332,7 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
 {
     best_search s;
     probe_memo pm;
+    tb_prefetch_watch watch;
     if (!board || !out)
         return FATHOM_ERR_ARGUMENT;
     out->count = 0;
@@ -1347,10 +1351,12 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
         s.n = any_gen_all(tb, &s.pos, s.legal);
         s.top = -1;
         s.dtz_probes = 0;
+        tb_prefetch_begin(tb, &s.pos, &watch);
         status = best_from_wdl(&s);
+        if (status == FATHOM_OK)
+            status = best_from_dtz(&s, dtz_hint);
+        tb_prefetch_end(tb, &watch);
     }
-    if (status == FATHOM_OK)
-        status = best_from_dtz(&s, dtz_hint);
     if (status != FATHOM_OK) {
         fill_detail(&s.pr.failure, detail);
         return status;

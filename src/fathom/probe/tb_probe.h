@@ -103,4 +103,43 @@ TB_INTERNAL unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
 TB_INTERNAL unsigned tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
                                                    tb_ahead_target *out, unsigned cap);
 
+/* Where pos's WDL value and (with_dtz) DTZ value lie, in tables already
+ * mapped, into out; RETURN how many; *unstored: the DTZ table is mapped
+ * and holds the other side to move (the DTZ probe searches a ply).
+ * Standard chess.  Nothing is mapped, faulted in or decoded. */
+TB_INTERNAL unsigned tb_position_targets(const fathom_tb *tb, const tb_pos *pos, int with_dtz,
+                                         tb_ahead_target out[TB_AHEAD_TARGETS], int *unstored);
+
+/* The WDL reads of pos's captures, each in its own (smaller) table, into
+ * out (at most cap); RETURN how many.  A capture's probe makes that read
+ * unless its own captures settle it first. */
+TB_INTERNAL unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos,
+                                        tb_ahead_target *out, unsigned cap);
+
+/* The reads of pos's DTZ probe beyond its own values: its captures' WDL
+ * values and, where its DTZ table holds the other side to move and its
+ * WDL value (read here) is not a draw, every quiet child's WDL and DTZ
+ * values (the ply it searches); at most cap, into out; RETURN how many. */
+TB_INTERNAL unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos,
+                                       tb_ahead_target *out, unsigned cap);
+
+/* ---- A root probe's reads asked for together (tb_prefetch.c) ---- */
+
+/* What tb_prefetch_begin decided, for tb_prefetch_end. */
+typedef struct tb_prefetch_watch {
+    int watching;          /* counting the thread's faults (AUTO) */
+    int asked;             /* the waves ran */
+    uint64_t major, minor; /* the thread's faults before */
+} tb_prefetch_watch;
+
+/* Ask for the reads of pos's probe and of every probe of the position
+ * after each legal move, in waves (index entries, then block-length
+ * entries, then blocks), then those of the children's searches. */
+TB_INTERNAL void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos);
+
+/* Before a root probe of pos: tb_prefetch_root if the instance's
+ * read-ahead mode says so (tb_prefetch.c); after it, tb_prefetch_end. */
+TB_INTERNAL void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, tb_prefetch_watch *watch);
+TB_INTERNAL void tb_prefetch_end(fathom_tb *tb, const tb_prefetch_watch *watch);
+
 #endif /* PYFATHOM_TB_PROBE_H */

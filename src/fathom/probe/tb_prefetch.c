@@ -1,0 +1,160 @@
+/*
+ * tb_prefetch.c - a root probe's table reads asked for in waves
+ * (tb_probe.h).  A root probe (fathom_probe_root, fathom_best_move) probes
+ * the position after every legal move, one after another: on tables that
+ * are not in memory each of those probes waits for its reads (an index
+ * entry, then a block-length entry, then a block), so a cold 7-piece root
+ * probe waits for dozens of reads in turn.  Which values those probes
+ * will read is known before they start, so here they are asked for all
+ * together, step by step: every index entry, then every block-length
+ * entry (each waits at most for the first of the index reads still in
+ * flight), then every block; then the same for the reads of the children
+ * whose DTZ probe searches a ply (their DTZ table stores the other side).
+ * The probes that follow find their pages in memory.
+ *
+ * When: FATHOM_READ_AHEAD_ALWAYS, every root probe; AUTO (the default),
+ * root probes of 6 pieces or more (the tables that do not fit in memory:
+ * 3-5-piece tables are 1 GB in all) while the root probes before on the
+ * instance took page faults: each such probe counts its thread's faults
+ * (two getrusage calls, about 1 us, against the tens of us of a warm
+ * 6-7-piece root probe), and the waves run for the next PREFETCH_KEEP root
+ * probes after one that took them.  Asking costs a system call per page
+ * even when it is in memory, so a root probe on warm tables does not ask.
+ * Standard chess only (the variants' tables are small).
+ */
+#include "probe/tb_probe.h"
+
+#include "platform/tb_platform.h"
+#include "probe/tb_instance.h"
+#include "probe/tb_search.h"
+#include "rules/tb_movegen.h"
+
+#include <string.h>
+
+/* Targets gathered before a wave is asked (24 bytes each, on the stack); a
+ * root with more has them asked in several waves. */
+#define PREFETCH_TARGETS 512
+/* Pages a wave remembers having asked (a hash of page numbers), so that
+ * the many values that share an index page cost one system call. */
+#define PREFETCH_PAGES 1024
+/* Root probes that ask after one that took faults, and the faults that
+ * count (major without asking; with asking the pages come in as minor
+ * faults, as in the batch's read-ahead, tb_read_ahead.c). */
+#define PREFETCH_KEEP 16
+#define PREFETCH_FAULTS 2
+#define PREFETCH_MIN_PIECES 6
+/* Targets kept for one position's captures and for one child's search (a
+ * 7-piece position rarely has more than 30 captures and 80 quiet moves'
+ * values; the rest are read as their probes come to them). */
+#define PREFETCH_CAPTURES 64
+#define PREFETCH_SEARCH 192
+
+typedef struct waves {
+    tb_ahead_target target[PREFETCH_TARGETS];
+    unsigned n;
+    uintptr_t asked[PREFETCH_PAGES];
+} waves;
+
+static void ask_step(waves *w, int step)
+{
+    memset(w->asked, 0, sizeof w->asked);
+    for (unsigned i = 0; i < w->n; i++) {
+        const tb_ahead_target *t = &w->target[i];
+        const uint8_t *addr;
+        size_t len;
+        if (!tb_pairs_ahead_range(t->pairs, t->map, t->idx, step, &addr, &len))
+            continue;
+        uintptr_t page = ((uintptr_t)addr >> 12) + 1; /* + 1: 0 is an empty cell */
+        uintptr_t *cell = &w->asked[(unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) &
+                                    (PREFETCH_PAGES - 1)];
+        if (*cell == page && ((uintptr_t)addr + len - 1) >> 12 == page - 1)
+            continue;
+        *cell = page;
+        tb_os_prefetch(addr, len);
+    }
+}
+
+/* The gathered targets' three steps, in order; then none are gathered. */
+static void ask_waves(waves *w)
+{
+    ask_step(w, TB_AHEAD_INDEX);
+    ask_step(w, TB_AHEAD_SIZES);
+    ask_step(w, TB_AHEAD_BLOCK);
+    w->n = 0;
+}
+
+/* Room for `need` more targets: the ones gathered are asked first when
+ * there is not. */
+static tb_ahead_target *room(waves *w, unsigned need)
+{
+    if (w->n + need > PREFETCH_TARGETS)
+        ask_waves(w);
+    return &w->target[w->n];
+}
+
+/* The reads of pos's own probe: its WDL (its captures' first) and, with
+ * with_dtz, its DTZ value; *searches: its DTZ probe searches a ply. */
+static void gather_position(waves *w, const fathom_tb *tb, const tb_pos *pos, int with_dtz,
+                            int *searches)
+{
+    w->n += tb_capture_targets(tb, pos, room(w, PREFETCH_CAPTURES), PREFETCH_CAPTURES);
+    w->n += tb_position_targets(tb, pos, with_dtz, room(w, TB_AHEAD_TARGETS), searches);
+}
+
+void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos)
+{
+    waves w;
+    w.n = 0;
+    tb_move legal[TB_MAX_LEGAL];
+    unsigned char searches[TB_MAX_LEGAL];
+    int root_searches;
+    int n = tb_gen_legal(pos, TB_GEN_ALL, legal);
+    gather_position(&w, tb, pos, 1, &root_searches);
+    for (int i = 0; i < n; i++) {
+        tb_pos child;
+        int s = 0;
+        tb_do_move(pos, legal[i], &child);
+        gather_position(&w, tb, &child, child.rule50 != 0, &s);
+        searches[i] = (unsigned char)s;
+    }
+    ask_waves(&w);
+    /* The children whose DTZ probe searches: their quiet children's reads
+     * (tb_search_targets reads the child's WDL value, asked just above). */
+    for (int i = 0; i < n; i++) {
+        if (!searches[i])
+            continue;
+        tb_pos child;
+        tb_do_move(pos, legal[i], &child);
+        w.n += tb_search_targets(tb, &child, room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
+    }
+    ask_waves(&w);
+}
+
+void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, tb_prefetch_watch *watch)
+{
+    int mode = tb_atomic_load_relaxed(&tb->read_ahead);
+    watch->watching = mode == FATHOM_READ_AHEAD_AUTO && tb_rules_are_inline(tb) &&
+                      tb_popcount(pos->color[0] | pos->color[1]) >= PREFETCH_MIN_PIECES;
+    watch->asked = tb_rules_are_inline(tb) &&
+                   (mode == FATHOM_READ_AHEAD_ALWAYS ||
+                    (watch->watching && tb_atomic_load_relaxed(&tb->root_prefetch) > 0));
+    if (watch->watching)
+        tb_os_thread_faults(&watch->major, &watch->minor);
+    if (watch->asked)
+        tb_prefetch_root(tb, pos);
+}
+
+void tb_prefetch_end(fathom_tb *tb, const tb_prefetch_watch *watch)
+{
+    if (!watch->watching)
+        return;
+    uint64_t major, minor;
+    tb_os_thread_faults(&major, &minor);
+    uint64_t faults = major - watch->major + (watch->asked ? minor - watch->minor : 0);
+    int left = tb_atomic_load_relaxed(&tb->root_prefetch);
+    /* Relaxed and racy on purpose: a hint, which threads may overwrite. */
+    if (faults >= PREFETCH_FAULTS)
+        tb_atomic_store_release(&tb->root_prefetch, PREFETCH_KEEP);
+    else if (left > 0)
+        tb_atomic_store_release(&tb->root_prefetch, left - 1);
+}

@@ -1,0 +1,82 @@
+"""A root probe's reads asked for together on cold tables (issue 41,
+"reads ahead"; src/fathom/probe/tb_prefetch.c).
+
+Each run is a fresh process (``tests/support/cold_root.py``) that opens
+the tables after every table file's pages were dropped from the page
+cache and root-probes a list of 6-piece positions with read-ahead
+``off``, ``auto`` or ``always``.  Asking ahead may change when pages are
+read, never what a root probe answers: every move's values are compared
+across the modes, cold and warm.  And it must do what it is for: with the
+waves, the probing thread meets a fraction of the major faults it meets
+without (the pages of every move's probe were asked for at once).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support import positions
+from support.page_drop import drop_tables
+
+CHILD = Path(__file__).resolve().parent / "support" / "cold_root.py"
+WRITER = Path(__file__).resolve().parent / "support" / "syzygy_writer.py"
+MATERIAL = "KRRvKBN"
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux",
+                                reason="page-cache control (posix_fadvise) and fault counts: Linux")
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A synthetic 6-piece material and every table its probes reach."""
+    folder = tmp_path_factory.mktemp("root-prefetch-tables")
+    subprocess.run([sys.executable, str(WRITER), str(folder), MATERIAL], check=True,
+                   capture_output=True, timeout=300)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def fens(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("root-prefetch-fens") / "fens.txt"
+    boards = [positions.random_position(seed, MATERIAL) for seed in range(300)]
+    path.write_text("".join(board.fen() + "\n" for board in boards), encoding="ascii")
+    return path
+
+
+def run(tables: Path, fens: Path, mode: str, cold: bool = True) -> dict[str, Any]:
+    if cold:
+        drop_tables(tables)
+    proc = subprocess.run([sys.executable, str(CHILD), str(tables), str(fens), mode],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def test_root_answers_do_not_depend_on_read_ahead(tables: Path, fens: Path) -> None:
+    runs = {mode: run(tables, fens, mode) for mode in ("off", "auto", "always")}
+    runs["warm"] = run(tables, fens, "always", cold=False)
+    first = runs["off"]["answers"]
+    answered = [a for a in first if isinstance(a, list)]
+    assert len(answered) > len(first) // 2, "the test probes nothing"
+    assert sum(len(a[2]) for a in answered) > 10 * len(answered), "roots without moves"
+    for name, result in runs.items():
+        bad = [i for i, (a, b) in enumerate(zip(first, result["answers"], strict=True)) if a != b]
+        assert not bad, f"{name}: {len(bad)} roots differ from read-ahead off, first #{bad[0]}"
+
+
+def test_waves_take_the_faults_off_the_probing_thread(tables: Path, fens: Path) -> None:
+    """Without asking, a cold root probe waits on one read after another
+    (a major fault each); with the waves (``always``, and ``auto`` once a
+    6-piece root probe took faults) most pages arrive as the probes get to
+    them."""
+    off, always, auto = (run(tables, fens, mode) for mode in ("off", "always", "auto"))
+    assert off["major_faults"] > 1000, f"the cold run was not cold: {off['major_faults']} faults"
+    for name, result in (("always", always), ("auto", auto)):
+        assert result["major_faults"] < off["major_faults"] // 3, (name, off["major_faults"],
+                                                                   result["major_faults"])
