@@ -60,13 +60,16 @@ from support import positions  # noqa: E402
 from support import syzygy_writer as writer  # noqa: E402
 
 DEFAULT_MATERIALS = ("KQRBvKQR", "KRPvKRP")
-MODES = ("off", "threads", "batch", "threads+prefix")
-"""The ``PYFATHOM_SERVE_TOGETHER`` modes, and ``threads+prefix``: threads,
+MODES = ("off", "threads", "batch", "threads+prefix", "threads+noahead")
+"""The ``PYFATHOM_SERVE_TOGETHER`` modes; ``threads+noahead``: threads
+without asking for a position's moves' reads together first
+(``PYFATHOM_SERVE_READ_AHEAD=off``, as before); and ``threads+prefix``: threads,
 with ``--hot-prefix`` over lila-tablebase prefix files of every table
 (written once beside the tables' folder, see :func:`prefix_folder`),
 whose pages are not dropped: a table's head on storage that stays fast,
 as lichess keeps it on NVMe."""
 ENV_TOGETHER = "PYFATHOM_SERVE_TOGETHER"  # pyfathom.server.app.ENV_TOGETHER
+ENV_READ_AHEAD = "PYFATHOM_SERVE_READ_AHEAD"  # pyfathom.server.app.ENV_READ_AHEAD
 
 
 # --- tables and the request log ------------------------------------------------------
@@ -220,11 +223,12 @@ def measure(mode: str, tables: Path, log: list[dict[str, Any]], clients: int,
             workers: int) -> dict[str, Any]:
     """Drop the tables' pages, start the server in ``mode``, replay the log
     cold and then warm: figures per phase and endpoint, and the answers."""
-    together, _, prefix = mode.partition("+")
-    extra = ("--hot-prefix", str(prefix_folder(tables))) if prefix else ()
+    together, _, option = mode.partition("+")
+    extra = ("--hot-prefix", str(prefix_folder(tables))) if option == "prefix" else ()
     sc.drop_page_cache(table_files(tables))
     port = sc.free_port()
-    env = dict(os.environ, **{ENV_TOGETHER: together})
+    env = dict(os.environ, **{ENV_TOGETHER: together,
+                              ENV_READ_AHEAD: "off" if option == "noahead" else "auto"})
     proc = sc.start(sc.pyfathom_command(tables, port, workers, *extra), port, env,
                     f"pyfathom serve ({mode})")
     requests = [_raw(item) for item in log]

@@ -49,10 +49,10 @@ def fens(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def run(tables: Path, fens: Path, mode: str, cold: bool = True) -> dict[str, Any]:
+def run(tables: Path, fens: Path, mode: str, cold: bool = True, *how: str) -> dict[str, Any]:
     if cold:
         drop_tables(tables)
-    proc = subprocess.run([sys.executable, str(CHILD), str(tables), str(fens), mode],
+    proc = subprocess.run([sys.executable, str(CHILD), str(tables), str(fens), mode, *how],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
@@ -80,3 +80,15 @@ def test_waves_take_the_faults_off_the_probing_thread(tables: Path, fens: Path) 
     for name, result in (("always", always), ("auto", auto)):
         assert result["major_faults"] < off["major_faults"] // 3, (name, off["major_faults"],
                                                                    result["major_faults"])
+
+
+def test_read_ahead_moves_before_a_servers_probes(tables: Path, fens: Path) -> None:
+    """``Tablebase.read_ahead_moves`` then each move's DTZ, as ``pyfathom
+    serve`` answers a position: the same DTZs, with a fraction of the
+    major faults of the probes alone."""
+    off, ahead = (run(tables, fens, mode, True, "moves") for mode in ("off", "auto"))
+    assert off["answers"] == ahead["answers"]
+    assert sum(len(a) for a in off["answers"]) > 10 * len(off["answers"])
+    assert off["major_faults"] > 1000, f"the cold run was not cold: {off['major_faults']} faults"
+    assert ahead["major_faults"] < off["major_faults"] // 3, (off["major_faults"],
+                                                              ahead["major_faults"])

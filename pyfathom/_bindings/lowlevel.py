@@ -389,6 +389,14 @@ def probe_dtz_as_stored(handle: Handle, white: int, black: int, kings: int, quee
     return r & 0xFF, r >> 16, bool((r >> 8) & 1)
 
 
+def read_ahead_moves(handle: Handle, white: int, black: int, kings: int, queens: int,
+                     rooks: int, bishops: int, knights: int, pawns: int, ep: int,
+                     turn: int) -> int:
+    """``fathom_read_ahead_moves``: its status."""
+    board = _board(white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn, 0)
+    return int(lib.fathom_read_ahead_moves(handle, board))
+
+
 class RootResult(NamedTuple):
     """What ``fathom_probe_root`` returned."""
 

@@ -315,3 +315,27 @@ class BoardProbes:
         if status != Status.OK:
             self._fail(True, board, status)
         return dtz, precise
+
+    def read_ahead_moves(self, board: chess.Board) -> None:
+        """Ask the system for the table reads that probing ``board`` and
+        the position after each of its legal moves will make, all at once,
+        before probing them (``fathom_read_ahead_moves``): on tables not in
+        the page cache the probes that follow find their pages read or on
+        their way, instead of each waiting for its reads in turn.  What
+        :func:`pyfathom.server.lichess.probe_document` calls for 6-7-piece
+        positions.  :meth:`probe_root` does it by itself (:attr:`read_ahead`).
+
+        Only tables already mapped are covered; nothing is asked with
+        :attr:`read_ahead` ``"off"``, for a variant, or for a board the
+        tables cannot probe (no error: the probes that follow raise it).
+        Answers never change; on tables in memory it only costs time.
+
+        >>> with pyfathom.open_tablebase(TABLES) as tb:
+        ...     tb.read_ahead_moves(chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"))
+        """
+        if board.castling_rights or type(board) is not self.variant:
+            return
+        occ = board.occupied_co
+        _ll.read_ahead_moves(self._h, occ[1], occ[0], board.kings, board.queens, board.rooks,
+                             board.bishops, board.knights, board.pawns, board.ep_square or 0,
+                             board.turn)

@@ -71,7 +71,7 @@ from pyfathom.server.heavy import Children, encode, run_job
 __all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
            "MAX_BODY_BYTES", "MAX_QUERY_BYTES", "PROBE_THREADS", "HEAVY_THREADS",
            "MAX_WAITING", "SPREAD_THREADS", "TOGETHER_MODES", "ENV_TABLES", "ENV_VARIANT_TABLES",
-           "ENV_CACHE", "ENV_TOGETHER", "ENV_HOT_PREFIX"]
+           "ENV_CACHE", "ENV_TOGETHER", "ENV_HOT_PREFIX", "ENV_READ_AHEAD"]
 
 MAX_QUERY_BYTES = 2048
 """Longest query string accepted (414 beyond)."""
@@ -116,6 +116,10 @@ TOGETHER_MODES = ("threads", "batch", "off")
 
 ENV_TOGETHER = "PYFATHOM_SERVE_TOGETHER"
 """Environment variable: one of :data:`TOGETHER_MODES` (default ``threads``)."""
+
+ENV_READ_AHEAD = "PYFATHOM_SERVE_READ_AHEAD"
+"""Environment variable: each worker's :attr:`pyfathom.Tablebase.read_ahead`
+(``auto``, the default, ``always`` or ``off``: for comparisons)."""
 
 ENV_HOT_PREFIX = "PYFATHOM_SERVE_HOT_PREFIX"
 """Environment variable: the prefix-file folders (``os.pathsep``-separated)
@@ -255,6 +259,7 @@ def _open(folders: Sequence[Any], VariantBoard: type[chess.Board],
     (a module-level function, with a partial over it: the heavy child
     processes open their own with it)."""
     tb = pyfathom.Tablebase(VariantBoard=VariantBoard)
+    tb.read_ahead = os.environ.get(ENV_READ_AHEAD, "auto")
     for folder in folders:
         tb.add_directory(str(folder))
     for prefix_dir in hot_prefix:

@@ -366,6 +366,13 @@ def _document(board: chess.Board, children: list[Child], child_probes: Sequence[
     return document
 
 
+READ_AHEAD_PIECES = 6
+"""Positions with this many pieces or more have their moves' reads asked
+for together before their probes (:meth:`pyfathom.Tablebase.read_ahead_moves`):
+the 6-7-piece tables are the ones on disk; on the 3-5-piece ones, in
+memory, asking would only cost time."""
+
+
 def probe_document(tb: pyfathom.Tablebase, board: chess.Board, *,
                    exact_mates: bool = False, spread: Optional[Executor] = None
                    ) -> dict[str, Any]:
@@ -382,10 +389,17 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board, *,
     of them (the C probes release the GIL).  The same probes either way,
     so the same document.
 
+    Either way, a position of :data:`READ_AHEAD_PIECES` or more first has
+    every one of those probes' reads asked for at once
+    (:meth:`pyfathom.Tablebase.read_ahead_moves`, following the
+    tablebase's :attr:`~pyfathom.Tablebase.read_ahead`).
+
     ``board`` is not modified (moves are pushed and popped).
 
     :raises: :class:`~pyfathom.CorruptTableError` for a damaged table.
     """
+    if chess.popcount(board.occupied) >= READ_AHEAD_PIECES:
+        tb.read_ahead_moves(board)
     if spread is None:
         child_probes: list[_ProbeResult] = []
         children = _children(board, lambda child: child_probes.append(

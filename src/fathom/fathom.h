@@ -432,6 +432,23 @@ int fathom_set_read_ahead(fathom_tb *tb, int mode);
 int fathom_read_ahead(const fathom_tb *tb);
 
 /*
+ * Ask the system for the table reads that probing board and the position
+ * after each of its legal moves will make (a root probe's, as above: its
+ * WDL and DTZ values, its moves', and their searches' children), for a
+ * caller that probes those positions itself, such as a server answering
+ * one position with every move's values from several threads.  Returns
+ * once the reads are asked for (the index and block-length entries they
+ * depend on are then in memory); the probes that follow find their pages
+ * read or on their way.  Only the tables already mapped are covered (the
+ * first probe of a table maps it).  Standard chess, POSIX; elsewhere, and
+ * with the instance's mode FATHOM_READ_AHEAD_OFF, nothing is asked.
+ * Answers never change.  Asking costs a system call per page even when
+ * it is in memory: for tables on disk.  RETURN: FATHOM_OK, or the status
+ * fathom_probe_dtz gives for a board it cannot probe (nothing asked).
+ */
+int fathom_read_ahead_moves(fathom_tb *tb, const fathom_board *board);
+
+/*
  * fathom_check_table: read a whole table file the way probes read it and
  * report the first damage found: a file that cannot be opened, a wrong
  * size or magic, a header, index entry, block size or data block that a

@@ -957,6 +957,18 @@ int fathom_probe_root(fathom_tb *tb, const fathom_board *board,
                                detail);
 }
 
+int fathom_read_ahead_moves(fathom_tb *tb, const fathom_board *board)
+{
+    tb_pos pos;
+    if (!tb || !board)
+        return FATHOM_ERR_ARGUMENT;
+    int status = prepare_board(tb, &pos, board);
+    if (status == FATHOM_OK && tb_rules_are_inline(tb) &&
+        tb_atomic_load_relaxed(&tb->read_ahead) != FATHOM_READ_AHEAD_OFF)
+        tb_prefetch_root(tb, &pos);
+    return status;
+}
+
 int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
                         fathom_root_move *moves, unsigned *count, int *wdl,
                         int *dtz, int *dtz_precise, fathom_detail *detail)
