@@ -60,8 +60,8 @@ from support import positions  # noqa: E402
 from support import syzygy_writer as writer  # noqa: E402
 
 DEFAULT_MATERIALS = ("KQRBvKQR", "KRPvKRP")
-MODES = ("off", "threads", "batch", "threads+prefix", "threads+noahead")
-"""The ``PYFATHOM_SERVE_TOGETHER`` modes; ``threads+noahead``: threads
+MODES = ("off", "threads", "batch", "threads+prefix", "threads+noahead", "off+noahead")
+"""The ``PYFATHOM_SERVE_TOGETHER`` modes; ``threads+noahead`` and ``off+noahead``: those
 without asking for a position's moves' reads together first
 (``PYFATHOM_SERVE_READ_AHEAD=off``, as before); and ``threads+prefix``: threads,
 with ``--hot-prefix`` over lila-tablebase prefix files of every table

@@ -49,13 +49,13 @@
 #define PREFETCH_CAPTURES 64
 #define PREFETCH_SEARCH 192
 
-typedef struct waves {
+typedef struct tb_waves {
     tb_ahead_target target[PREFETCH_TARGETS];
     unsigned n;
     uintptr_t asked[PREFETCH_PAGES];
-} waves;
+} tb_waves;
 
-static void ask_step(waves *w, int step)
+static void wave_ask_step(tb_waves *w, int step)
 {
     memset(w->asked, 0, sizeof w->asked);
     for (unsigned i = 0; i < w->n; i++) {
@@ -75,49 +75,49 @@ static void ask_step(waves *w, int step)
 }
 
 /* The gathered targets' three steps, in order; then none are gathered. */
-static void ask_waves(waves *w)
+static void wave_ask_all(tb_waves *w)
 {
-    ask_step(w, TB_AHEAD_INDEX);
-    ask_step(w, TB_AHEAD_SIZES);
-    ask_step(w, TB_AHEAD_BLOCK);
+    wave_ask_step(w, TB_AHEAD_INDEX);
+    wave_ask_step(w, TB_AHEAD_SIZES);
+    wave_ask_step(w, TB_AHEAD_BLOCK);
     w->n = 0;
 }
 
 /* Room for `need` more targets: the ones gathered are asked first when
  * there is not. */
-static tb_ahead_target *room(waves *w, unsigned need)
+static tb_ahead_target *wave_room(tb_waves *w, unsigned need)
 {
     if (w->n + need > PREFETCH_TARGETS)
-        ask_waves(w);
+        wave_ask_all(w);
     return &w->target[w->n];
 }
 
 /* The reads of pos's own probe: its WDL (its captures' first) and, with
  * with_dtz, its DTZ value; *searches: its DTZ probe searches a ply. */
-static void gather_position(waves *w, const fathom_tb *tb, const tb_pos *pos, int with_dtz,
+static void wave_gather(tb_waves *w, const fathom_tb *tb, const tb_pos *pos, int with_dtz,
                             int *searches)
 {
-    w->n += tb_capture_targets(tb, pos, room(w, PREFETCH_CAPTURES), PREFETCH_CAPTURES);
-    w->n += tb_position_targets(tb, pos, with_dtz, room(w, TB_AHEAD_TARGETS), searches);
+    w->n += tb_capture_targets(tb, pos, wave_room(w, PREFETCH_CAPTURES), PREFETCH_CAPTURES);
+    w->n += tb_position_targets(tb, pos, with_dtz, wave_room(w, TB_AHEAD_TARGETS), searches);
 }
 
 void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos)
 {
-    waves w;
+    tb_waves w;
     w.n = 0;
     tb_move legal[TB_MAX_LEGAL];
     unsigned char searches[TB_MAX_LEGAL];
     int root_searches;
     int n = tb_gen_legal(pos, TB_GEN_ALL, legal);
-    gather_position(&w, tb, pos, 1, &root_searches);
+    wave_gather(&w, tb, pos, 1, &root_searches);
     for (int i = 0; i < n; i++) {
         tb_pos child;
         int s = 0;
         tb_do_move(pos, legal[i], &child);
-        gather_position(&w, tb, &child, child.rule50 != 0, &s);
+        wave_gather(&w, tb, &child, child.rule50 != 0, &s);
         searches[i] = (unsigned char)s;
     }
-    ask_waves(&w);
+    wave_ask_all(&w);
     /* The children whose DTZ probe searches: their quiet children's reads
      * (tb_search_targets reads the child's WDL value, asked just above). */
     for (int i = 0; i < n; i++) {
@@ -125,9 +125,9 @@ void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos)
             continue;
         tb_pos child;
         tb_do_move(pos, legal[i], &child);
-        w.n += tb_search_targets(tb, &child, room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
+        w.n += tb_search_targets(tb, &child, wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
     }
-    ask_waves(&w);
+    wave_ask_all(&w);
 }
 
 void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, tb_prefetch_watch *watch)
