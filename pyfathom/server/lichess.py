@@ -389,7 +389,7 @@ def probe_document(tb: pyfathom.Tablebase, board: chess.Board, *,
     of them (the C probes release the GIL).  The same probes either way,
     so the same document.
 
-    Either way, a position of :data:`READ_AHEAD_PIECES` or more first has
+    Either way, a position of ``READ_AHEAD_PIECES`` (6) pieces or more first has
     every one of those probes' reads asked for at once
     (:meth:`pyfathom.Tablebase.read_ahead_moves`, following the
     tablebase's :attr:`~pyfathom.Tablebase.read_ahead`).
