@@ -21,6 +21,7 @@ typedef struct batch_work {
     size_t n;
     size_t chunk;    /* rows per claim (batch_chunk) */
     int row_order;   /* FATHOM_BATCH_ROW_ORDER */
+    unsigned threads; /* probing threads */
     /* The one field written while the threads run, on a cache line of its
      * own: a claim does not take the line the threads read the rows'
      * arrays from away from them. */
@@ -80,7 +81,7 @@ static void run_batch(batch_work *work)
     }
     tb_batch_scratch scratch;
     tb_batch_scratch_init(&scratch, work->n < work->chunk ? work->n : work->chunk,
-                          fathom_read_ahead(work->rows.tb));
+                          fathom_read_ahead(work->rows.tb), work->threads);
     while (claim_rows(work, &begin, &end))
         tb_batch_run_slice(&work->rows, begin, end, &scratch);
     tb_batch_scratch_free(&scratch);
@@ -131,6 +132,7 @@ int fathom_probe_batch(fathom_tb *tb, size_t n, const uint64_t *const bitboards[
     tb_atomic_size_init(&work.next_row, 0);
     work.chunk = chunk;
     work.row_order = row_order;
+    work.threads = threads;
     /* This thread works too; threads that cannot start leave their share
      * to the others (the rows are claimed, not assigned). */
     tb_thread ids[MAX_BATCH_THREADS];

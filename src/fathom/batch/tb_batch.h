@@ -50,8 +50,10 @@ typedef struct tb_batch_scratch {
     tb_read_ahead *ahead;
 } tb_batch_scratch;
 
-/* read_ahead: the instance's FATHOM_READ_AHEAD_* mode. */
-TB_INTERNAL void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows, int read_ahead);
+/* read_ahead: the instance's FATHOM_READ_AHEAD_* mode; threads: the
+ * batch's probing threads (tb_ahead_init). */
+TB_INTERNAL void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows, int read_ahead,
+                                       unsigned threads);
 TB_INTERNAL void tb_batch_scratch_free(tb_batch_scratch *s);
 
 /* Probe rows [begin, end) (end - begin <= TB_SLICE_ROWS) in the order of

@@ -61,7 +61,7 @@ static void memo_free(tb_block_memo *memo)
     free(memo);
 }
 
-void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows, int read_ahead)
+void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows, int read_ahead, unsigned threads)
 {
     s->memo = memo_new(rows);
     s->dir = (tb_stream_dir *)malloc(sizeof *s->dir);
@@ -70,7 +70,7 @@ void tb_batch_scratch_init(tb_batch_scratch *s, size_t rows, int read_ahead)
                    ? (tb_read_ahead *)malloc(sizeof *s->ahead)
                    : NULL;
     if (s->ahead)
-        tb_ahead_init(s->ahead, read_ahead);
+        tb_ahead_init(s->ahead, read_ahead, threads);
     s->cap = rows < TB_SLICE_ROWS ? rows : TB_SLICE_ROWS;
     s->keys = s->cap ? (uint64_t *)malloc(2 * s->cap * sizeof *s->keys) : NULL;
     if (!s->keys)
@@ -299,6 +299,8 @@ static void run_wdl_slice(const tb_batch_rows *rows, size_t begin, size_t end,
         tb_wdl_read read = read_of_key(s, key);
         tb_batch_wdl_end(rows, begin + (size_t)(key & ROW_MASK), &read, s->memo);
     }
+    if (s->ahead)
+        tb_ahead_end(s->ahead);
 }
 
 void tb_batch_run_slice(const tb_batch_rows *rows, size_t begin, size_t end,
@@ -325,4 +327,6 @@ void tb_batch_run_slice(const tb_batch_rows *rows, size_t begin, size_t end,
             tb_ahead_step(s->ahead, k);
         tb_batch_probe_row(rows, begin + (size_t)(s->keys[k] & ROW_MASK), s->memo);
     }
+    if (s->ahead)
+        tb_ahead_end(s->ahead);
 }

@@ -10,6 +10,7 @@
 #define PYFATHOM_TB_READ_AHEAD_H
 
 #include "platform/tb_internal.h"
+#include "platform/tb_platform.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,7 +52,9 @@ typedef unsigned (*tb_ahead_children_fn)(const void *context, size_t k, tb_ahead
 #define TB_AHEAD_CHILD_DISTANCE 16
 #endif
 #define TB_AHEAD_RING 256 /* a power of two above 3 * (TB_AHEAD_DISTANCE + C) */
+#ifndef TB_AHEAD_CHILD_RING
 #define TB_AHEAD_CHILD_RING 64 /* a power of two above 3 * C */
+#endif
 /* Children's reads kept per row: 2 per quiet move (WDL and DTZ); a
  * 7-piece position has rarely more than 60 quiet moves, and a row with
  * more has the rest read as its probe comes to them. */
@@ -65,6 +68,31 @@ typedef unsigned (*tb_ahead_children_fn)(const void *context, size_t k, tb_ahead
 #ifndef TB_AHEAD_ASKED
 #define TB_AHEAD_ASKED 65536
 #endif
+
+/* Nearby pages asked as one call (a run): the sorted rows' reads of one
+ * step land a page or two apart by the dozen when the batch is dense in
+ * its table (100,000 KQRBvKQR rows in a 425 MB file: one row per 4 KiB),
+ * and each call costs a system call and the device a request of its own,
+ * where a run costs one of each for up to TB_AHEAD_RUN_PAGES pages.  Up to
+ * TB_AHEAD_GAP_PAGES pages between two reads are read with them (a larger
+ * read costs the device about what a 4 KiB one does: measured in
+ * tb_read_ahead.c).  A run is asked once it cannot grow, or when it has
+ * waited TB_AHEAD_RUN_ROWS rows, so that its reads keep most of their
+ * lead on the probe. */
+#ifndef TB_AHEAD_GAP_PAGES
+#define TB_AHEAD_GAP_PAGES 2
+#endif
+#define TB_AHEAD_RUN_PAGES 32
+#define TB_AHEAD_RUN_ROWS 4
+/* Runs: one per step (TB_AHEAD_BLOCK .. TB_AHEAD_INDEX, 1..3), for the
+ * rows' own reads and for their children's, which lie elsewhere. */
+#define TB_AHEAD_RUNS 6
+
+typedef struct tb_ahead_run {
+    const tb_map *map; /* NULL: no run */
+    uintptr_t first, last; /* page numbers, inclusive */
+    size_t since;          /* the place probed when the run began */
+} tb_ahead_run;
 
 /* Rows a fault count covers (FATHOM_READ_AHEAD_AUTO); the major faults
  * among them that turn read-ahead on for the next window, and the faults
@@ -85,6 +113,8 @@ typedef struct tb_ahead_memory {
 typedef struct tb_read_ahead {
     tb_ahead_target ring[TB_AHEAD_RING][TB_AHEAD_TARGETS]; /* by place mod RING */
     uint8_t count[TB_AHEAD_RING];
+    tb_ahead_run run[TB_AHEAD_RUNS];
+    size_t at;           /* the place being probed (tb_ahead_ask) */
     tb_ahead_memory *mem; /* NULL until asking starts, or without memory:
                              then no children are asked, nor pages remembered */
     int mode;            /* FATHOM_READ_AHEAD_* */
@@ -96,11 +126,20 @@ typedef struct tb_read_ahead {
     tb_ahead_targets_fn targets;
     tb_ahead_children_fn children;
     const void *context;
+    /* The asking thread (tb_read_ahead.c): while it runs, it alone asks,
+     * and everything above but mode, on and the window is its own. */
+    unsigned batch_threads; /* the batch's probing threads */
+    int asking_thread;      /* the asker runs */
+    tb_thread asker;
+    tb_atomic_int progress; /* the place the probing thread is at */
+    tb_atomic_int stop;     /* the asker is to end */
 } tb_read_ahead;
 
 /* A thread's read-ahead, off until its first window says otherwise
- * (mode AUTO), on (ALWAYS) or never (OFF). */
-TB_INTERNAL void tb_ahead_init(tb_read_ahead *ra, int mode);
+ * (mode AUTO), on (ALWAYS) or never (OFF); batch_threads: how many threads
+ * the batch probes with (fewer than the processors: the asking is done by
+ * a thread of its own, tb_read_ahead.c). */
+TB_INTERNAL void tb_ahead_init(tb_read_ahead *ra, int mode, unsigned batch_threads);
 TB_INTERNAL void tb_ahead_release(tb_read_ahead *ra);
 
 /* A pass over n places in order, whose targets `targets` gives (and
@@ -108,10 +147,11 @@ TB_INTERNAL void tb_ahead_release(tb_read_ahead *ra);
 TB_INTERNAL void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
                                 tb_ahead_children_fn children, const void *context);
 
-/* Ask for one step of target t (tb_pairs_ahead_range): a system call,
- * unless it is the page this step asked for last (rows in table order
- * share index and size pages by the dozen). */
-TB_INTERNAL void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step);
+/* Ask for one step of target t (tb_pairs_ahead_range), in run `run`
+ * (step - 1, plus 3 for a child's): nothing if its page was asked for
+ * lately, else into the run, or the run is asked and a new one begins. */
+TB_INTERNAL void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step,
+                                      int run);
 
 /* Before the row at place j is probed (j = 0, 1, ... n - 1). */
 TB_INTERNAL void tb_ahead_window(tb_read_ahead *ra, size_t j);
@@ -120,8 +160,13 @@ static inline void tb_ahead_step(tb_read_ahead *ra, size_t j)
 {
     if (j >= ra->window_end)
         tb_ahead_window(ra, j);
-    if (ra->on)
+    if (ra->asking_thread)
+        tb_atomic_store_release(&ra->progress, (int)j); /* j < TB_SLICE_ROWS */
+    else if (ra->on)
         tb_ahead_ask(ra, j);
 }
+
+/* After a pass's last row: the asker, if it runs, ends. */
+TB_INTERNAL void tb_ahead_end(tb_read_ahead *ra);
 
 #endif /* PYFATHOM_TB_READ_AHEAD_H */

@@ -142,6 +142,14 @@ void tb_thread_join(tb_thread *t)
     CloseHandle(t->handle);
 }
 
+/* Sleep(1) would be a whole timer tick (1-16 ms): a yield, then a tick
+ * only when nothing else wants the processor. */
+void tb_os_nap(void)
+{
+    if (!SwitchToThread())
+        Sleep(1);
+}
+
 unsigned tb_cpu_count(void)
 {
     SYSTEM_INFO info;
@@ -156,6 +164,7 @@ unsigned tb_cpu_count(void)
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- The fault guard ----------------------------------------------------
@@ -553,6 +562,12 @@ int tb_thread_start(tb_thread *t, void (*fn)(void *arg), void *arg)
 }
 
 void tb_thread_join(tb_thread *t) { pthread_join(t->handle, NULL); }
+
+void tb_os_nap(void)
+{
+    struct timespec nap = {0, 20000}; /* 20 us; the timer's slack adds about 50 */
+    nanosleep(&nap, NULL);
+}
 
 unsigned tb_cpu_count(void)
 {

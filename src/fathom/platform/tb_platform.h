@@ -156,6 +156,11 @@ TB_INTERNAL void tb_thread_join(tb_thread *t);
 /* Processors online (at least 1). */
 TB_INTERNAL unsigned tb_cpu_count(void);
 
+/* Give up the processor for a short while (tens of microseconds where the
+ * system allows; a thread that waits for another to move on, without a
+ * lock the other would have to take). */
+TB_INTERNAL void tb_os_nap(void);
+
 /* ---- Atomics ---------------------------------------------------------- */
 
 /*
