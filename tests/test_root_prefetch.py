@@ -14,6 +14,7 @@ without (the pages of every move's probe were asked for at once).
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -92,3 +93,48 @@ def test_read_ahead_moves_before_a_servers_probes(tables: Path, fens: Path) -> N
     assert off["major_faults"] > 1000, f"the cold run was not cold: {off['major_faults']} faults"
     assert ahead["major_faults"] < off["major_faults"] // 3, (off["major_faults"],
                                                               ahead["major_faults"])
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Games as ``pyfathom annotate`` reads them: from random 6-piece
+    positions, up to 30 random quiet moves (a capture would leave the
+    6-piece table after the first one), one ``FEN;SAN ...`` a line."""
+    path = tmp_path_factory.mktemp("replay-prefetch-games") / "games.txt"
+    lines = []
+    for seed in range(120):
+        board = positions.random_position(1000 + seed, MATERIAL)
+        pick = random.Random(seed)
+        start, sans = board.fen(), []
+        for _ in range(30):
+            quiet = [m for m in board.legal_moves if not board.is_capture(m)]
+            if not quiet:
+                break
+            move = pick.choice(quiet)
+            sans.append(board.san(move))
+            board.push(move)
+        if sans:
+            lines.append(f"{start};{' '.join(sans)}")
+    path.write_text("".join(line + "\n" for line in lines), encoding="ascii")
+    return path
+
+
+def test_game_replays_read_ahead(tables: Path, games: Path) -> None:
+    """``pyfathom annotate``'s replay (fathom_game_replay) probes the DTZ
+    of every position of a game from the first one in the tables: the
+    same DTZs, and the same annotated text, in every mode, cold and warm;
+    with the game's reads asked for together first (``always``, and
+    ``auto`` once a 6-piece probe took faults), a fraction of the major
+    faults of the probes one after another."""
+    runs = {mode: run(tables, games, mode, True, "replay") for mode in ("off", "auto", "always")}
+    runs["warm"] = run(tables, games, "always", False, "replay")
+    first = runs["off"]["answers"]
+    probed = sum(len(dtzs) for _, dtzs in first[:-1])
+    assert probed > 20 * (len(first) - 1), f"only {probed} positions probed: the test probes nothing"
+    assert "TB:" in first[-1], "annotate wrote no verdict"
+    for name, result in runs.items():
+        assert result["answers"] == first, f"{name}: the replays' answers differ from off"
+    off = runs["off"]["major_faults"]
+    assert off > 1000, f"the cold run was not cold: {off} faults"
+    for name in ("always", "auto"):
+        assert runs[name]["major_faults"] < off // 3, (name, off, runs[name]["major_faults"])

@@ -9,6 +9,11 @@ values, or the error's class) and the probing's major faults.
 With ``moves``, the way ``pyfathom serve`` answers a position instead:
 ``Tablebase.read_ahead_moves`` (unless MODE is off), then the DTZ of the
 position after each legal move, one at a time (the answers: those DTZs).
+With ``replay``, each line is a game, ``FEN;SAN SAN ...``, replayed the way
+``pyfathom annotate`` replays it (``fathom_game_replay``, which probes the
+DTZ of every position): the answers are each game's DTZs, and last the
+text ``annotate_stream`` writes for all the games (run after the faults
+are counted).
 """
 
 from __future__ import annotations
@@ -17,9 +22,14 @@ import json
 import resource
 import sys
 
+import io
+
 import chess
 
 import pyfathom
+from pyfathom._bindings import lowlevel_helpers
+from pyfathom.annotate import annotate_stream
+from pyfathom.annotate.replay import _board_start
 
 
 def move_dtzs(tb: pyfathom.Tablebase, board: chess.Board) -> list[object]:
@@ -35,8 +45,37 @@ def move_dtzs(tb: pyfathom.Tablebase, board: chess.Board) -> list[object]:
     return out
 
 
+def replays(tb: pyfathom.Tablebase, games: list[str]) -> tuple[list[object], int]:
+    """Each game's DTZs, from the C replay, and the major faults it took."""
+    handle = tb._core_access().handle
+    out: list[object] = []
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_majflt
+    for line in games:
+        fen, sans = line.split(";")
+        replay = lowlevel_helpers.game_replay(handle, _board_start(chess.Board(fen)),
+                                              sans.encode("ascii"), 6)
+        out.append([replay.stop, [replay.records[i].dtz for i in range(replay.written)]])
+    return out, resource.getrusage(resource.RUSAGE_SELF).ru_majflt - before
+
+
+def annotated(tb: pyfathom.Tablebase, games: list[str]) -> str:
+    pgn = "".join(f'[FEN "{line.split(";")[0]}"]\n[SetUp "1"]\n\n{line.split(";")[1]} *\n\n'
+                  for line in games)
+    out = io.StringIO()
+    annotate_stream(tb, io.StringIO(pgn), out)
+    return out.getvalue()
+
+
 def main() -> int:
     folder, fens, mode = sys.argv[1:4]
+    if sys.argv[4:] == ["replay"]:
+        games = open(fens, encoding="ascii").read().splitlines()
+        with pyfathom.open_tablebase(folder) as tb:
+            tb.read_ahead = mode
+            answers, faults = replays(tb, games)
+            answers.append(annotated(tb, games))
+        json.dump({"answers": answers, "major_faults": faults}, sys.stdout)
+        return 0
     boards = [chess.Board(line) for line in open(fens, encoding="ascii").read().splitlines()]
     answers: list[object] = []
     with pyfathom.open_tablebase(folder) as tb:

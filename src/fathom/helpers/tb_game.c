@@ -32,6 +32,7 @@
  * python-chess, so an answer from here is never a guess.
  */
 #include "fathom_helpers.h"
+#include "probe/tb_probe.h"
 #include "rules/tb_chess.h"
 
 #include <string.h>
@@ -500,7 +501,7 @@ static int game_start_valid(const fathom_game_position *s, game_state *g)
     return 1;
 }
 
-static void game_record(fathom_tb *tb, const game_state *g, int with_probe, fathom_game_position *r)
+static void game_record(const game_state *g, fathom_game_position *r)
 {
     const tb_pos *p = &g->pos;
     r->white = p->color[TB_WHITE];
@@ -518,13 +519,49 @@ static void game_record(fathom_tb *tb, const game_state *g, int with_probe, fath
     r->ep = p->ep;
     r->turn = p->turn;
     r->move = 0;
-    if (!with_probe)
-        r->dtz = 0;
-    else if (tb == NULL)
-        r->dtz = FATHOM_LEAN_FAILED + FATHOM_ERR_ARGUMENT;
-    else
-        r->dtz = fathom_probe_dtz_lean(tb, r->white, r->black, r->queens, r->rooks,
-                                       r->bishops, r->knights, r->pawns, r->ep, r->turn);
+    r->dtz = 0;
+}
+
+/* Records probed together, their reads asked for first. */
+#define GAME_PROBE_CHUNK 64
+
+static void game_probe_chunk(fathom_tb *tb, fathom_game_position *r, size_t n, int ask)
+{
+    if (ask) {
+        tb_pos pos[GAME_PROBE_CHUNK];
+        size_t valid = 0;
+        for (size_t i = 0; i < n; i++)
+            valid += (size_t)tb_pos_from_bitboards(
+                &pos[valid], r[i].white, r[i].black, r[i].kings, r[i].queens, r[i].rooks,
+                r[i].bishops, r[i].knights, r[i].pawns, r[i].ep, r[i].turn);
+        tb_prefetch_positions(tb, pos, valid);
+    }
+    for (size_t i = 0; i < n; i++)
+        r[i].dtz = fathom_probe_dtz_lean(tb, r[i].white, r[i].black, r[i].queens, r[i].rooks,
+                                         r[i].bishops, r[i].knights, r[i].pawns, r[i].ep,
+                                         r[i].turn);
+}
+
+/* The DTZ of records r[0 .. n) (the game's positions within the tables,
+ * in order).  Probed one after another, each would wait for its table
+ * reads in turn on tables not in memory; so where the instance's
+ * read-ahead mode says so (tb_prefetch_decide: as for a root probe), the
+ * reads of a chunk of them are asked for together first. */
+static void game_probe(fathom_tb *tb, fathom_game_position *r, size_t n)
+{
+    if (n == 0)
+        return;
+    if (tb == NULL) {
+        for (size_t i = 0; i < n; i++)
+            r[i].dtz = FATHOM_LEAN_FAILED + FATHOM_ERR_ARGUMENT;
+        return;
+    }
+    tb_prefetch_watch watch;
+    int ask = tb_prefetch_decide(tb, tb_popcount(r[0].white | r[0].black), &watch);
+    for (size_t done = 0; done < n; done += GAME_PROBE_CHUNK)
+        game_probe_chunk(tb, r + done, n - done < GAME_PROBE_CHUNK ? n - done : GAME_PROBE_CHUNK,
+                         ask);
+    tb_prefetch_end(tb, &watch);
 }
 
 /* The next space-separated token of sans[*at .. len), or 0 at the end. */
@@ -583,25 +620,28 @@ int fathom_game_replay(fathom_tb *tb, const fathom_game_position *start,
         return FATHOM_GAME_STOP_START;
 
     int record_all = (flags & FATHOM_GAME_RECORD_ALL) != 0;
-    size_t at = 0, records = 0;
+    size_t at = 0, records = 0, probed_from = 0;
     uint32_t index = 0;
     int32_t first = -1;
+    int stop;
     for (;;) {
         if (first < 0 && !g.castling &&
-            (unsigned)tb_popcount(game_occupied(&g)) <= largest)
+            (unsigned)tb_popcount(game_occupied(&g)) <= largest) {
             first = (int32_t)index;
+            probed_from = records; /* the records from here on are probed */
+        }
         const char *t = NULL;
         size_t n = 0;
         int more = san_next_token(sans, len, &at, &t, &n);
         game_move m = {0, 0, 0, 0, 0};
-        int stop = FATHOM_GAME_DONE;
+        stop = FATHOM_GAME_DONE;
         if (more)
             stop = game_read_move(&g, t, n, &m);
         if (first >= 0 || record_all) {
             if (records >= cap)
                 stop = FATHOM_GAME_STOP_ROOM;
             else {
-                game_record(tb, &g, first >= 0, &out[records]);
+                game_record(&g, &out[records]);
                 if (more && stop == FATHOM_GAME_DONE)
                     out[records].move = m.recorded;
                 records++;
@@ -610,13 +650,16 @@ int fathom_game_replay(fathom_tb *tb, const fathom_game_position *start,
         summary->first = first;
         summary->records = (uint32_t)records;
         summary->moves = index;
-        if (stop != FATHOM_GAME_DONE)
-            return stop;
-        if (!more)
-            return FATHOM_GAME_DONE;
-        if (index >= 0x7fffffffu)
-            return FATHOM_GAME_STOP_ROOM;
+        if (stop != FATHOM_GAME_DONE || !more)
+            break;
+        if (index >= 0x7fffffffu) {
+            stop = FATHOM_GAME_STOP_ROOM;
+            break;
+        }
         game_push(&g, &m);
         index++;
     }
+    if (first >= 0)
+        game_probe(tb, out + probed_from, records - probed_from);
+    return stop;
 }

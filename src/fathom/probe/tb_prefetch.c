@@ -130,17 +130,45 @@ void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos)
     wave_ask_all(&w);
 }
 
-void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, tb_prefetch_watch *watch)
+/* Positions whose DTZ reads are gathered together, then their searches'
+ * (a wave that fills up is asked as it goes, wave_room): a game's probed
+ * stretch rarely has more. */
+#define PREFETCH_POSITIONS 64
+
+void tb_prefetch_positions(const fathom_tb *tb, const tb_pos *pos, size_t n)
+{
+    tb_waves w;
+    w.n = 0;
+    for (size_t first = 0; first < n; first += PREFETCH_POSITIONS) {
+        size_t count = n - first < PREFETCH_POSITIONS ? n - first : PREFETCH_POSITIONS;
+        int searches[PREFETCH_POSITIONS];
+        for (size_t i = 0; i < count; i++)
+            wave_gather(&w, tb, &pos[first + i], 1, &searches[i]);
+        wave_ask_all(&w);
+        for (size_t i = 0; i < count; i++)
+            if (searches[i])
+                w.n += tb_search_targets(tb, &pos[first + i], wave_room(&w, PREFETCH_SEARCH),
+                                         PREFETCH_SEARCH);
+        wave_ask_all(&w);
+    }
+}
+
+int tb_prefetch_decide(fathom_tb *tb, int pieces, tb_prefetch_watch *watch)
 {
     int mode = tb_atomic_load_relaxed(&tb->read_ahead);
     watch->watching = mode == FATHOM_READ_AHEAD_AUTO && tb_rules_are_inline(tb) &&
-                      tb_popcount(pos->color[0] | pos->color[1]) >= PREFETCH_MIN_PIECES;
+                      pieces >= PREFETCH_MIN_PIECES;
     watch->asked = tb_rules_are_inline(tb) &&
                    (mode == FATHOM_READ_AHEAD_ALWAYS ||
                     (watch->watching && tb_atomic_load_relaxed(&tb->root_prefetch) > 0));
     if (watch->watching)
         tb_os_thread_faults(&watch->major, &watch->minor);
-    if (watch->asked)
+    return watch->asked;
+}
+
+void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, tb_prefetch_watch *watch)
+{
+    if (tb_prefetch_decide(tb, tb_popcount(pos->color[0] | pos->color[1]), watch))
         tb_prefetch_root(tb, pos);
 }
 

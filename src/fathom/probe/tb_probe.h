@@ -137,8 +137,20 @@ typedef struct tb_prefetch_watch {
  * entries, then blocks), then those of the children's searches. */
 TB_INTERNAL void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos);
 
+/* Ask for the reads of the DTZ probes of pos[0 .. n) (each one's WDL and
+ * DTZ values, its captures' WDL values, its search's reads), a few
+ * positions a wave: a game's positions, probed one after another next. */
+TB_INTERNAL void tb_prefetch_positions(const fathom_tb *tb, const tb_pos *pos, size_t n);
+
+/* Whether probes of positions of `pieces` pieces are to be read ahead
+ * now, by the instance's read-ahead mode (tb_prefetch.c: ALWAYS; AUTO for
+ * 6 pieces or more while the instance's probes before took faults), with
+ * the watch started; RETURN 1: ask; either way tb_prefetch_end after the
+ * probes. */
+TB_INTERNAL int tb_prefetch_decide(fathom_tb *tb, int pieces, tb_prefetch_watch *watch);
+
 /* Before a root probe of pos: tb_prefetch_root if the instance's
- * read-ahead mode says so (tb_prefetch.c); after it, tb_prefetch_end. */
+ * read-ahead mode says so (tb_prefetch_decide); after it, tb_prefetch_end. */
 TB_INTERNAL void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, tb_prefetch_watch *watch);
 TB_INTERNAL void tb_prefetch_end(fathom_tb *tb, const tb_prefetch_watch *watch);
 
