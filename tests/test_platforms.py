@@ -5,6 +5,9 @@
   tests/c/damaged.c (a table cut short), cross-compiled with mingw-w64
   against the single-file build and run in one wine session, on the 3-4-piece
   tables and ../shared/syzygy5.
+* A table cut short under a running prober (tests/c/cut_view.c), natively
+  and under wine: the fault guard keeps the program alive, and without it
+  the program dies.
 * aarch64 and big-endian s390x Linux: the same programs under qemu-user.
   The table format mixes little-endian fields with a big-endian bit stream;
   a reader that used the host's byte order would answer differently on
@@ -28,8 +31,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.syzygy
@@ -179,6 +185,72 @@ def test_windows_build_under_wine(amalgamation: Path, engine_case: tuple[str, li
     _check_engine_output(read("ed.out"), native["engine"], engine_case[1])
     assert "TOTAL mismatches 0" in read("th.out"), read("th.out")
     _check_damaged(read("dm.out"), native["damaged"])
+
+
+def _cut_under(launch: list[str], to_path: Any, tmp_path: Path, syzygy_dir: Path,
+               noguard: bool) -> tuple[int, str]:
+    """Run cut_view (``launch``: the program, under wine or not) on a copy
+    of KRPvKR.rtbw, cut it to one page once the program has probed it, and
+    return the exit code and output."""
+    folder = tmp_path / ("noguard" if noguard else "guard")
+    folder.mkdir()
+    table = folder / "KRPvKR.rtbw"
+    shutil.copyfile(table_cache.shared_folder(table_cache.SYZYGY5, "KRPvKR.rtbw") / "KRPvKR.rtbw",
+                    table)
+    ready, go = folder / "ready", folder / "go"
+    args = [*launch, to_path(syzygy_dir), to_path(folder), to_path(ready), to_path(go)]
+    proc = subprocess.Popen(args + (["noguard"] if noguard else []), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_wine_env())
+    deadline = time.monotonic() + 120
+    while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ready.exists(), f"cut_view did not get ready: {proc.poll()} {proc.stderr.read()[-2000:] if proc.stderr else ''}"
+    os.truncate(table, 4096)  # from outside, as a failing disk or another program would
+    go.write_text("")
+    out, err = proc.communicate(timeout=120)
+    return proc.returncode, out.replace("\r\n", "\n") + err[-500:]
+
+
+def _wine_env() -> dict[str, str]:
+    prefix = table_cache.cache_dir() / "wine-prefix"  # made once (about 30 s), then reused
+    return {**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all",
+            "WINEDLLOVERRIDES": "mscoree,mshtml="}
+
+
+def _check_survived(rc: int, out: str, where: str) -> None:
+    found = re.match(r"answered (\d+) io (\d+) path (.*)", out)
+    assert rc == 0 and found, f"{where}: the process did not live on ({rc}): {out[-1500:]}"
+    assert int(found[2]) > 100, f"{where}: the cut table's probes did not fail: {out}"
+    assert found[3].replace("\\", "/").endswith("guard/KRPvKR.rtbw"), f"{where}: {out}"
+
+
+@pytest.mark.parametrize("where", ["native", "wine"])
+def test_table_cut_under_a_running_prober(where: str, amalgamation: Path, syzygy_dir: Path,
+                                          tmp_path: Path) -> None:
+    """A table file cut to one page while a program probes it: with the
+    fault guard (on by default) its probes then fail with FATHOM_ERR_IO
+    naming the file and the program lives on; with the guard turned off
+    (fathom_set_fault_guard(0)) the same program dies, as any reader of a
+    mapped file does.  Native: the SIGBUS guard.  Under wine: Windows'
+    (tb_platform.c; wine maps the view with mmap, and its SIGBUS reaches
+    the program as an access violation in the view)."""
+    if where == "wine":
+        mingw = _need("x86_64-w64-mingw32-gcc", "gcc-mingw-w64-x86-64")
+        wine = _need("wine", "wine64")
+        exe = _build([mingw], amalgamation, "cut_view", tmp_path / "cut_view.exe", "-static")
+        launch, to_path = [wine, str(exe)], _winpath
+    else:
+        if not sys.platform.startswith("linux"):
+            pytest.skip("the native run is the Linux one (the file cut with os.truncate)")
+        cc = [os.environ.get("CC", "cc")]
+        exe = _build(cc, amalgamation, "cut_view", tmp_path / "cut_view", "-pthread")
+        launch, to_path = [str(exe)], str
+    rc, out = _cut_under(launch, to_path, tmp_path, syzygy_dir, noguard=False)
+    _check_survived(rc, out, where)
+    rc, out = _cut_under(launch, to_path, tmp_path, syzygy_dir, noguard=True)
+    # (wine's exit code after a crash is not always non-zero: the line tells.)
+    assert "answered" not in out and (where == "wine" or rc != 0), (
+        f"{where}: without the guard it lived ({rc}): {out}")
 
 
 # --------------------------------------------------------------------------

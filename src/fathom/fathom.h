@@ -59,7 +59,7 @@ enum fathom_status {
 const char *fathom_strerror(int status);
 
 /*
- * The fault guard (POSIX, GCC or Clang builds; on by default).  A table
+ * The fault guard (GCC or Clang builds, POSIX and Windows; on by default).  A table
  * file is read through a memory map; when a page of it cannot be read
  * while mapped (the file was truncated or shrunk in use, or the disk
  * reports an error), the system raises SIGBUS.  The core's SIGBUS handler,
@@ -74,6 +74,12 @@ const char *fathom_strerror(int status);
  * process, as it does for any mapped read.  Building the core with
  * -DFATHOM_NO_FAULT_GUARD leaves the handler out altogether.  Process-wide
  * by nature, as a signal handler is.
+ * On Windows (GCC, Clang or mingw-w64 builds; not MSVC) the guard is a
+ * vectored exception handler, first in the chain, for a read that cannot
+ * be paged in (EXCEPTION_IN_PAGE_ERROR: a disk error, a drive gone): the
+ * file's view is replaced by zeros at the same addresses and the file
+ * marked damaged, with the same answers; other exceptions go on down the
+ * chain.
  */
 void fathom_set_fault_guard(int enabled);
 
@@ -405,6 +411,11 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
  * DTZ search's children's reads; not a WDL row's captures, nor
  * variants' rows (read as before).
  *
+ * A batch that probes with fewer threads than there are processors
+ * (threads=1 on a 2-core machine) has the asking done by a thread of its
+ * own, a few rows ahead of each probing thread, which then only probes;
+ * pages of one table a page or two apart are asked for as one range.
+ *
  * Root probes (fathom_probe_root and fathom_best_move, which annotate
  * uses) of standard-chess positions follow the same mode:
  * the reads of the root's probe and of every move's probe are asked for
@@ -413,7 +424,10 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
  * root probe waits for about six reads in turn instead of its moves'
  * reads one after another.  AUTO asks for roots of 6 pieces or more
  * (3-5-piece tables fit in memory) while the instance's root probes
- * before took page faults.
+ * before took page faults.  So do game replays (fathom_game_replay,
+ * fathom_helpers.h): the reads of the DTZ probes of a game's positions
+ * within the tables are asked for together, 64 positions a time, before
+ * they are probed.
  * FATHOM_READ_AHEAD_AUTO, the default: each batch thread asks ahead
  * while its last 256 rows took page faults (tables not in memory), and
  * not while they took none (tables in memory, where asking would only
@@ -421,7 +435,7 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
  * FATHOM_READ_AHEAD_OFF never (for comparisons and measurements).  The
  * answers are the same in every mode.  POSIX with madvise only;
  * elsewhere every mode reads as OFF does.  fathom_set_read_ahead applies
- * to the instance's batch calls and root probes that start after it.  RETURN: FATHOM_OK,
+ * to the instance's batch calls, root probes and replays that start after it.  RETURN: FATHOM_OK,
  * or FATHOM_ERR_ARGUMENT for a NULL instance or an unknown mode.
  * fathom_read_ahead: the instance's mode (-1 for NULL).
  */

@@ -95,7 +95,9 @@ int fathom_move_san(const fathom_board *board, unsigned from, unsigned to,
  * Board.parse_san and Board.push do for standard chess (castling rights,
  * en passant, promotions, the clocks and the promoted-pieces mask included),
  * and probes the DTZ of every position from the first one the tables can
- * cover: no castling rights and at most `largest` pieces.
+ * cover: no castling rights and at most `largest` pieces.  The probes come
+ * after the replay, their reads asked for together first where the
+ * instance's read-ahead mode says so (fathom.h, fathom_set_read_ahead).
  *
  * It is an accelerator, not a judge: whatever it is not certain python-chess
  * would read the same way (a null move, a drop, a move given by both

@@ -17,6 +17,165 @@
 #include <stdint.h>
 #include <string.h>
 
+/* ---- The fault guard ----------------------------------------------------
+ *
+ * A read from a mapped file whose page the system cannot fill (the file was
+ * cut short after it was mapped, or the disk returned an error) raises
+ * SIGBUS (POSIX) or EXCEPTION_IN_PAGE_ERROR (Windows) in the reading
+ * thread; by default that ends the process.  Every read of a table is
+ * bounds-checked and any bytes decode safely, so the guard lets such a read
+ * go on over zeros and tells the probe afterwards: the handler finds the
+ * faulting address among the live table mappings, puts zeros in place of
+ * what was lost (read-only, at the same addresses) and sets that mapping's
+ * damaged flag, which the decoder checks after each read (tb_map_damaged)
+ * to answer FATHOM_ERR_IO naming the file.  The hot path keeps its plain
+ * memory reads; nothing is paid until a page is lost.
+ *
+ * Why process-wide state: a signal or exception handler belongs to the
+ * process, not to an instance, and a fault in one thread must find the
+ * mapping whatever instance made it.  So there is one registry of guarded
+ * mappings, and one handler, installed on the first guarded mapping.  The
+ * registry is lock-free (the handler may interrupt a thread that is
+ * changing it): slots in chunks that are linked in once and never freed; a
+ * slot's range is published under a sequence count (odd while it changes),
+ * so the handler skips a slot being written instead of reading half of it.
+ * Faults outside every table mapping go on as without the guard.  An
+ * embedding program that wants none of this calls fathom_set_fault_guard(0)
+ * before mapping tables, or builds the core with FATHOM_NO_FAULT_GUARD.
+ *
+ * The registry is written once, here, for both; the handlers and how zeros
+ * replace a lost page are each platform's (below).  Needs the __atomic
+ * builtins (GCC, Clang, mingw), and on POSIX sigaction with SA_SIGINFO;
+ * elsewhere (MSVC) no guard is made. */
+#if TB_OS_WINDOWS
+#if !defined(FATHOM_NO_FAULT_GUARD) && (defined(__GNUC__) || defined(__clang__))
+#define TB_FAULT_GUARD 1
+#else
+#define TB_FAULT_GUARD 0
+#endif
+#else
+#include <signal.h>
+#include <sys/mman.h>
+#if !defined(FATHOM_NO_FAULT_GUARD) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(SA_SIGINFO) && defined(MAP_ANONYMOUS) && defined(MAP_FIXED)
+#define TB_FAULT_GUARD 1
+#else
+#define TB_FAULT_GUARD 0
+#endif
+#endif
+
+#if TB_FAULT_GUARD
+#include <stdlib.h>
+
+#define GUARD_CHUNK_SLOTS 256
+
+typedef struct guard_chunk {
+    tb_fault_guard slot[GUARD_CHUNK_SLOTS];
+    struct guard_chunk *next;
+} guard_chunk;
+
+static guard_chunk *guard_chunks;     /* newest first; chunks never freed */
+static int guard_enabled = 1;         /* fathom_set_fault_guard */
+
+/* The platform's handler is installed (once, on the first call); 0: it
+ * could not be. */
+static int guard_ready(void);
+
+void tb_os_set_fault_guard(int enabled)
+{
+    __atomic_store_n(&guard_enabled, enabled != 0, __ATOMIC_RELAXED);
+}
+
+/* Publish [start, end) in a slot (or clear it, both 0). */
+static void guard_publish(tb_fault_guard *g, size_t start, size_t end)
+{
+    /* Every access sequentially consistent, with no fences: the one total
+     * order is what makes the sequence count work, ThreadSanitizer does not
+     * model fences, and neither side is on a hot path. */
+    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* odd */
+    __atomic_store_n(&g->start, start, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g->end, end, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* even */
+}
+
+/* The registered mapping holding addr, or NULL.  Async-signal-safe. */
+static tb_fault_guard *guard_find(size_t addr)
+{
+    for (guard_chunk *c = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
+        for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
+            tb_fault_guard *g = &c->slot[i];
+            unsigned long before = __atomic_load_n(&g->seq, __ATOMIC_SEQ_CST);
+            if (before & 1)
+                continue;
+            size_t start = __atomic_load_n(&g->start, __ATOMIC_SEQ_CST);
+            size_t end = __atomic_load_n(&g->end, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&g->seq, __ATOMIC_SEQ_CST) != before)
+                continue;
+            if (addr >= start && addr < end)
+                return g;
+        }
+    }
+    return NULL;
+}
+
+/* A free slot with [start, end) published, or NULL (no memory). */
+static tb_fault_guard *guard_register(const void *data, size_t size)
+{
+    if (!__atomic_load_n(&guard_enabled, __ATOMIC_RELAXED))
+        return NULL;
+    if (!guard_ready())
+        return NULL;
+    size_t start = (size_t)(uintptr_t)data, end = start + size;
+    for (;;) {
+        guard_chunk *head = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE);
+        for (guard_chunk *c = head; c; c = c->next) {
+            for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
+                tb_fault_guard *g = &c->slot[i];
+                int expected = 0;
+                if (__atomic_load_n(&g->in_use, __ATOMIC_RELAXED) == 0 &&
+                    __atomic_compare_exchange_n(&g->in_use, &expected, 1, 0,
+                                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+                    tb_atomic_store_release(&g->damaged, 0);
+                    __atomic_store_n(&g->replaced, 0, __ATOMIC_RELAXED);
+                    guard_publish(g, start, end);
+                    return g;
+                }
+            }
+        }
+        /* All taken: link in a new chunk (another thread may have linked
+         * one meanwhile; then look again). */
+        guard_chunk *fresh = (guard_chunk *)calloc(1, sizeof *fresh);
+        if (!fresh)
+            return NULL;
+        fresh->next = head;
+        if (!__atomic_compare_exchange_n(&guard_chunks, &head, fresh, 0, __ATOMIC_RELEASE,
+                                         __ATOMIC_RELAXED))
+            free(fresh);
+    }
+}
+
+static void guard_release(tb_fault_guard *g)
+{
+    if (!g)
+        return;
+    guard_publish(g, 0, 0);
+    __atomic_store_n(&g->in_use, 0, __ATOMIC_RELEASE);
+}
+
+#else /* no fault guard */
+
+void tb_os_set_fault_guard(int enabled) { (void)enabled; }
+
+static tb_fault_guard *guard_register(const void *data, size_t size)
+{
+    (void)data;
+    (void)size;
+    return NULL;
+}
+
+static void guard_release(tb_fault_guard *g) { (void)g; }
+#endif /* TB_FAULT_GUARD */
+
 #if TB_OS_WINDOWS
 #include <process.h>
 
@@ -39,9 +198,107 @@ int tb_os_map_prefix(const void *data, size_t size, const char *path, size_t *co
     return FATHOM_ERR_ARGUMENT;
 }
 
-/* No guard on Windows: a mapped file cannot be truncated there (SetEndOfFile
- * fails with ERROR_USER_MAPPED_FILE), and a disk error under a view raises
- * EXCEPTION_IN_PAGE_ERROR, which ends the process as before. */
+#if TB_FAULT_GUARD
+/*
+ * Windows: a read the system cannot page in raises EXCEPTION_IN_PAGE_ERROR
+ * (a disk error, a network or removable drive gone; a mapped file cannot
+ * be cut short there, SetEndOfFile fails with ERROR_USER_MAPPED_FILE).  A
+ * view cannot have a page of other memory put inside it without the
+ * placeholder calls (VirtualAlloc2, Windows 10 1803 and later), so the
+ * first thread that faults replaces the whole view: unmaps it, reserves
+ * the same addresses, and from then on every fault in the range commits a
+ * read-only zero page where it lands (reserved memory costs nothing until
+ * then).  A thread that faults while the view is being replaced waits for
+ * it (replaced 1 -> 2).  If another allocation took the addresses between
+ * the unmap and the reservation (nothing of the core allocates there; a
+ * thread of the program might), the fault goes on as without the guard.
+ *
+ * Wine maps a file view with mmap and turns SIGBUS (a file cut short from
+ * outside) into EXCEPTION_ACCESS_VIOLATION; a read inside a live read-only
+ * view faults only when its page cannot be had, so an access violation in
+ * a registered view is taken as a lost page too.
+ */
+static PVOID guard_handle;
+static int guard_state; /* 0 not installed, 1 installing, 2 installed, 3 failed */
+
+/* A zero page at addr, in the reserved range of a replaced view. */
+static int guard_commit_zero(uintptr_t addr)
+{
+    void *page = (void *)(addr & ~(uintptr_t)4095);
+    return VirtualAlloc(page, 4096, MEM_COMMIT, PAGE_READONLY) != NULL;
+}
+
+/* Replace g's view by reserved memory (the first faulting thread), or wait
+ * for the thread that does.  RETURN 1 once the range is reserved. */
+static int guard_replace(tb_fault_guard *g)
+{
+    int expected = 0;
+    if (__atomic_compare_exchange_n(&g->replaced, &expected, 1, 0, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST)) {
+        void *base = (void *)g->start;
+        size_t size = g->end - g->start;
+        tb_atomic_store_release(&g->damaged, 1);
+        UnmapViewOfFile(base);
+        int ok = VirtualAlloc(base, size, MEM_RESERVE, PAGE_READONLY) == base;
+        __atomic_store_n(&g->replaced, ok ? 2 : 3, __ATOMIC_SEQ_CST);
+        return ok;
+    }
+    while ((expected = __atomic_load_n(&g->replaced, __ATOMIC_SEQ_CST)) == 1)
+        SwitchToThread();
+    return expected == 2;
+}
+
+static LONG CALLBACK guard_handler(PEXCEPTION_POINTERS info)
+{
+    const EXCEPTION_RECORD *rec = info->ExceptionRecord;
+    DWORD code = rec->ExceptionCode;
+    if ((code != EXCEPTION_IN_PAGE_ERROR && code != EXCEPTION_ACCESS_VIOLATION) ||
+        rec->NumberParameters < 2 || rec->ExceptionInformation[0] != 0 /* a read */)
+        return EXCEPTION_CONTINUE_SEARCH;
+    uintptr_t addr = (uintptr_t)rec->ExceptionInformation[1];
+    tb_fault_guard *g = guard_find((size_t)addr);
+    if (!g)
+        return EXCEPTION_CONTINUE_SEARCH;
+    DWORD saved = GetLastError();
+    int ok = guard_replace(g) && guard_commit_zero(addr);
+    SetLastError(saved);
+    return ok ? EXCEPTION_CONTINUE_EXECUTION : EXCEPTION_CONTINUE_SEARCH;
+}
+
+static int guard_ready(void)
+{
+    int expected = 0;
+    if (__atomic_compare_exchange_n(&guard_state, &expected, 1, 0, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST)) {
+        /* First in the chain: the program's own handlers see only what is
+         * not a table's. */
+        guard_handle = AddVectoredExceptionHandler(1, guard_handler);
+        __atomic_store_n(&guard_state, guard_handle ? 2 : 3, __ATOMIC_SEQ_CST);
+    }
+    while ((expected = __atomic_load_n(&guard_state, __ATOMIC_SEQ_CST)) == 1)
+        SwitchToThread();
+    return expected == 2;
+}
+
+/* What a guarded range is now: a view, or reserved memory. */
+static void guard_unmap(const void *data, tb_fault_guard *g)
+{
+    int replaced = g ? __atomic_load_n(&g->replaced, __ATOMIC_SEQ_CST) : 0;
+    guard_release(g);
+    if (replaced == 2)
+        VirtualFree((void *)data, 0, MEM_RELEASE);
+    else if (replaced == 0)
+        UnmapViewOfFile(data);
+    /* 3: the view was unmapped and the range is someone else's */
+}
+#else
+static void guard_unmap(const void *data, tb_fault_guard *g)
+{
+    (void)g;
+    UnmapViewOfFile(data);
+}
+#endif /* TB_FAULT_GUARD */
+
 int tb_os_map_file(const char *path, const void **data, size_t *size,
                    tb_fault_guard **guard)
 {
@@ -75,17 +332,15 @@ int tb_os_map_file(const char *path, const void **data, size_t *size,
         return FATHOM_ERR_IO;
     *data = view;
     *size = (size_t)length.QuadPart;
+    *guard = guard_register(view, *size);
     return FATHOM_OK;
 }
 
 void tb_os_unmap_file(const void *data, size_t size, tb_fault_guard *guard)
 {
     (void)size;
-    (void)guard;
-    UnmapViewOfFile(data);
+    guard_unmap(data, guard);
 }
-
-void tb_os_set_fault_guard(int enabled) { (void)enabled; }
 
 /* PrefetchVirtualMemory (Windows 8) would be the equivalent; not used, so
  * that the core keeps running on every Windows the toolchains target. */
@@ -160,102 +415,17 @@ unsigned tb_cpu_count(void)
 #else /* POSIX */
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-/* ---- The fault guard ----------------------------------------------------
- *
- * A read from a mapped file whose page the kernel cannot fill (the file was
- * cut short after it was mapped, or the disk returned an error) raises
- * SIGBUS in the reading thread; by default that ends the process.  Every
- * read of a table is bounds-checked and any bytes decode safely, so the
- * guard lets such a read go on over zeros and tells the probe afterwards:
- * the handler finds the faulting address among the live table mappings,
- * maps a zero page over the lost one (read-only, in place) and sets that
- * mapping's damaged flag, which the decoder checks after each read
- * (tb_map_damaged) to answer FATHOM_ERR_IO naming the file.  The hot path
- * keeps its plain memory reads; nothing is paid until a page is lost.
- *
- * Why process-wide state: a signal handler belongs to the process, not to
- * an instance, and a fault in one thread must find the mapping whatever
- * instance made it.  So there is one registry of guarded mappings, and one
- * handler, installed on the first guarded mapping.  The registry is
- * lock-free (the handler may interrupt a thread that is changing it):
- * slots in chunks that are linked in once and never freed; a slot's range
- * is published under a sequence count (odd while it changes), so the
- * handler skips a slot being written instead of reading half of it.
- * Faults outside every table mapping go to the handler that was installed
- * before (Python's faulthandler, a sanitizer's, an engine's own), or to
- * the default action.  An embedding program that wants none of this calls
- * fathom_set_fault_guard(0) before mapping tables, or builds the core with
- * FATHOM_NO_FAULT_GUARD.
- *
- * Needs the __atomic builtins (GCC, Clang) and sigaction with SA_SIGINFO;
- * elsewhere no guard is made. */
-#if !defined(FATHOM_NO_FAULT_GUARD) && (defined(__GNUC__) || defined(__clang__)) && \
-    defined(SA_SIGINFO) && defined(MAP_ANONYMOUS) && defined(MAP_FIXED)
-#define TB_FAULT_GUARD 1
-#else
-#define TB_FAULT_GUARD 0
-#endif
-
 #if TB_FAULT_GUARD
-#include <stdlib.h>
-
-#define GUARD_CHUNK_SLOTS 256
-
-typedef struct guard_chunk {
-    tb_fault_guard slot[GUARD_CHUNK_SLOTS];
-    struct guard_chunk *next;
-} guard_chunk;
-
-static guard_chunk *guard_chunks;     /* newest first; chunks never freed */
-static int guard_enabled = 1;         /* fathom_set_fault_guard */
+/* POSIX: SIGBUS; a zero page mapped over the lost one (MAP_FIXED). */
 static struct sigaction guard_previous;
 static uintptr_t guard_page_size;
 static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
 static int guard_installed;
-
-void tb_os_set_fault_guard(int enabled)
-{
-    __atomic_store_n(&guard_enabled, enabled != 0, __ATOMIC_RELAXED);
-}
-
-/* Publish [start, end) in a slot (or clear it, both 0). */
-static void guard_publish(tb_fault_guard *g, size_t start, size_t end)
-{
-    /* Every access sequentially consistent, with no fences: the one total
-     * order is what makes the sequence count work, ThreadSanitizer does not
-     * model fences, and neither side is on a hot path. */
-    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* odd */
-    __atomic_store_n(&g->start, start, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&g->end, end, __ATOMIC_SEQ_CST);
-    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* even */
-}
-
-/* The registered mapping holding addr, or NULL.  Async-signal-safe. */
-static tb_fault_guard *guard_find(size_t addr)
-{
-    for (guard_chunk *c = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
-        for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
-            tb_fault_guard *g = &c->slot[i];
-            unsigned long before = __atomic_load_n(&g->seq, __ATOMIC_SEQ_CST);
-            if (before & 1)
-                continue;
-            size_t start = __atomic_load_n(&g->start, __ATOMIC_SEQ_CST);
-            size_t end = __atomic_load_n(&g->end, __ATOMIC_SEQ_CST);
-            if (__atomic_load_n(&g->seq, __ATOMIC_SEQ_CST) != before)
-                continue;
-            if (addr >= start && addr < end)
-                return g;
-        }
-    }
-    return NULL;
-}
 
 /* Not a table's fault: what would have happened without the guard. */
 static void guard_pass_on(int sig, siginfo_t *info, void *context)
@@ -313,63 +483,13 @@ static void guard_install(void)
         __atomic_store_n(&guard_installed, 1, __ATOMIC_RELEASE);
 }
 
-/* A free slot with [start, end) published, or NULL (no memory). */
-static tb_fault_guard *guard_register(const void *data, size_t size)
+static int guard_ready(void)
 {
-    if (!__atomic_load_n(&guard_enabled, __ATOMIC_RELAXED))
-        return NULL;
     pthread_once(&guard_once, guard_install);
-    if (!__atomic_load_n(&guard_installed, __ATOMIC_ACQUIRE))
-        return NULL;
-    size_t start = (size_t)(uintptr_t)data, end = start + size;
-    for (;;) {
-        guard_chunk *head = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE);
-        for (guard_chunk *c = head; c; c = c->next) {
-            for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
-                tb_fault_guard *g = &c->slot[i];
-                int expected = 0;
-                if (__atomic_load_n(&g->in_use, __ATOMIC_RELAXED) == 0 &&
-                    __atomic_compare_exchange_n(&g->in_use, &expected, 1, 0,
-                                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-                    tb_atomic_store_release(&g->damaged, 0);
-                    guard_publish(g, start, end);
-                    return g;
-                }
-            }
-        }
-        /* All taken: link in a new chunk (another thread may have linked
-         * one meanwhile; then look again). */
-        guard_chunk *fresh = (guard_chunk *)calloc(1, sizeof *fresh);
-        if (!fresh)
-            return NULL;
-        fresh->next = head;
-        if (!__atomic_compare_exchange_n(&guard_chunks, &head, fresh, 0, __ATOMIC_RELEASE,
-                                         __ATOMIC_RELAXED))
-            free(fresh);
-    }
+    return __atomic_load_n(&guard_installed, __ATOMIC_ACQUIRE);
 }
-
-static void guard_release(tb_fault_guard *g)
-{
-    if (!g)
-        return;
-    guard_publish(g, 0, 0);
-    __atomic_store_n(&g->in_use, 0, __ATOMIC_RELEASE);
-}
-
-#else /* no fault guard */
-
-void tb_os_set_fault_guard(int enabled) { (void)enabled; }
-
-static tb_fault_guard *guard_register(const void *data, size_t size)
-{
-    (void)data;
-    (void)size;
-    return NULL;
-}
-
-static void guard_release(tb_fault_guard *g) { (void)g; }
 #endif /* TB_FAULT_GUARD */
+
 
 int tb_os_map_file(const char *path, const void **data, size_t *size,
                    tb_fault_guard **guard)

@@ -49,11 +49,11 @@ typedef struct tb_fault_guard tb_fault_guard;
 
 /*
  * Map the whole file at `path` read-only; no handle stays open.
- * *guard: the mapping's fault guard, or NULL where there is none (Windows,
- * a build with FATHOM_NO_FAULT_GUARD, fathom_set_fault_guard(0), or no
- * memory for the registry): then a page that cannot be read (the file cut
- * short while mapped, a disk error) stops the process with SIGBUS, as any
- * mapped read does.
+ * *guard: the mapping's fault guard, or NULL where there is none (MSVC
+ * builds, a build with FATHOM_NO_FAULT_GUARD, fathom_set_fault_guard(0),
+ * or no memory for the registry): then a page that cannot be read (the
+ * file cut short while mapped, a disk error) stops the process (SIGBUS,
+ * EXCEPTION_IN_PAGE_ERROR), as any mapped read does.
  * RETURN: FATHOM_OK (*data, *size, *guard set), FATHOM_ERR_IO (cannot
  * open, stat or map it, or not a regular file) or FATHOM_ERR_BAD_SIZE
  * (empty file).
@@ -289,6 +289,8 @@ struct tb_fault_guard {
     int in_use;           /* slot taken (compare-and-swap 0 -> 1) */
     unsigned long seq;    /* odd while start and end change */
     size_t start, end;    /* the mapping's addresses: [start, end) */
+    int replaced;         /* Windows: 1 while the view is being replaced by
+                             reserved memory, 2 once it is (tb_platform.c) */
 };
 
 /* Has a page of the guarded mapping been lost?  An acquire load: a reader
