@@ -409,6 +409,24 @@ static long batches(unsigned bthreads)
     pthread_barrier_destroy(&START);
     fathom_close(tb);
 
+    /* One probing thread with read-ahead always: where the machine has a
+     * processor more, a thread of its own asks for the reads ahead
+     * (batch/tb_read_ahead.c), reading the rows and tables the probing
+     * thread reads and maps. */
+    tb = open_cold();
+    fathom_set_read_ahead(tb, FATHOM_READ_AHEAD_ALWAYS);
+    pthread_barrier_init(&START, NULL, 1);
+    for (k = 0; k < 2; k++) {
+        unsigned threads = c[k].threads;
+        c[k].tb = tb;
+        c[k].threads = 1;
+        run_batch(&c[k]);
+        bad += check_batch("asker-batch", &c[k]);
+        c[k].threads = threads;
+    }
+    pthread_barrier_destroy(&START);
+    fathom_close(tb);
+
     /* Two callers at once (WDL and DTZ batches) on one cold instance. */
     tb = open_cold();
     pthread_barrier_init(&START, NULL, 2);
