@@ -120,11 +120,13 @@ def test_stdout_in_process_is_the_captured_stdout(fen_file, syzygy_dir, capsys):
     assert capsys.readouterr().out.startswith("fen,wdl,dtz,status\n")
 
 def _default_signals() -> None:
-    """In the child before it runs: SIGINT as a terminal would deliver it.  A
-    suite started in the background by a shell without job control inherits
-    SIGINT ignored, and Python then keeps ignoring it (the signal would be
-    lost and the run finish normally)."""
+    """In the child before it runs: SIGINT and SIGHUP as a terminal would
+    deliver them.  A suite started in the background by a shell without job
+    control inherits SIGINT ignored, one started under nohup SIGHUP, and the
+    CLI then keeps ignoring them, as it should (the signal would be lost and
+    the run finish normally)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])

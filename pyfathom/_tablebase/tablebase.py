@@ -153,11 +153,14 @@ class Tablebase(BoardProbes, BatchProbes):
 
     @property
     def read_ahead(self) -> str:
-        """How batch probes read tables that are not in memory (see
+        """How batch probes, root probes and ``pyfathom annotate``'s game
+        replays read tables that are not in memory (see
         :doc:`/tables-on-disk`): ``"auto"`` (the default) asks the system
         for the pages the next rows of a batch will read while the batch
-        takes page faults, ``"always"`` always, ``"off"`` never.  The
-        answers are the same in every mode."""
+        takes page faults, and for the reads of a 6-7-piece root's moves
+        or of a game's probed positions together while those probes take
+        them; ``"always"`` always, ``"off"`` never.  The answers are the
+        same in every mode."""
         return self._read_ahead
 
     @read_ahead.setter
