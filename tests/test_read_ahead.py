@@ -27,7 +27,7 @@ import pytest
 
 from support import positions
 from support.page_drop import drop_tables
-from support.table_cache import SYZYGY6, shared_folder
+from support.table_cache import SYZYGY6, copy_tables, shared_folder
 
 CHILD = Path(__file__).resolve().parent / "support" / "cold_batch.py"
 WRITER = Path(__file__).resolve().parent / "support" / "syzygy_writer.py"
@@ -62,16 +62,25 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Copies of ../shared/syzygy6's tables, this module's own: the suite's
+    other pass, running at the same time, reads and warms the shared files,
+    which would make a cold run here warm."""
+    names = [f"{m}.{ext}" for m in ("KBBBBvK", "KNNNNvK") for ext in ("rtbw", "rtbz")]
+    shared_folder(SYZYGY6, *names)
+    return copy_tables(SYZYGY6, tmp_path_factory.mktemp("read-ahead-real"), *names)
+
+
 def sets() -> list[tuple[str, str]]:
     return [("synthetic", SYNTHETIC), ("real", "KBBBBvK"), ("real", "KNNNNvK")]
 
 
 @pytest.mark.parametrize("kind", ["wdl", "dtz"])
 @pytest.mark.parametrize("source,material", sets(), ids=[f"{s}-{m}" for s, m in sets()])
-def test_answers_do_not_depend_on_read_ahead(synthetic: Path, tmp_path: Path, kind: str,
-                                             source: str, material: str) -> None:
-    folder = synthetic if source == "synthetic" else shared_folder(
-        SYZYGY6, f"{material}.rtbw", f"{material}.rtbz")
+def test_answers_do_not_depend_on_read_ahead(synthetic: Path, real: Path, tmp_path: Path,
+                                             kind: str, source: str, material: str) -> None:
+    folder = synthetic if source == "synthetic" else real
     boards = positions.table_sample(material, 3000, seed=41)
     rows = save_rows(boards, tmp_path / "rows.npz")
     runs = {mode: run_cold(folder, rows, kind, mode, threads=2) for mode in MODES}
@@ -97,13 +106,13 @@ def test_answers_do_not_depend_on_read_ahead(synthetic: Path, tmp_path: Path, ki
                     assert first["values"][i] == oracle.probe_wdl(boards[i]), boards[i].fen()
 
 
-def test_read_ahead_takes_the_faults_off_the_probing_thread(tmp_path: Path) -> None:
+def test_read_ahead_takes_the_faults_off_the_probing_thread(real: Path, tmp_path: Path) -> None:
     """One thread, cold, the real KBBBBvK WDL file: without read-ahead the
     thread waits on one read after another (a major fault each); with it,
     those pages were asked for rows before and most have arrived (asked by
     the asking thread where a processor is free for it, else inline; the
     count is the whole process's, the asker's faults included)."""
-    folder = shared_folder(SYZYGY6, "KBBBBvK.rtbw", "KBBBBvK.rtbz")
+    folder = real
     boards = positions.table_sample("KBBBBvK", 20000, seed=7)
     rows = save_rows(boards, tmp_path / "rows.npz")
     off = run_cold(folder, rows, "wdl", "off", threads=1)

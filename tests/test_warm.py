@@ -1,10 +1,16 @@
 """Table layout, page-cache residency and warming (pyfathom.tables.warm,
-``pyfathom warm``), measured on the real 6-piece KBBBBvK in ../shared."""
+``pyfathom warm``), measured on the real 6-piece KBBBBvK in ../shared.
+
+The tests measure copies of their own: the suite's two passes run at once,
+and the other pass reads, warms and drops the shared files while this one
+counts their resident pages (a count once moved between two looks at it).
+"""
 
 from __future__ import annotations
 
 import mmap
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,11 +21,25 @@ from pyfathom import tables
 
 from support.page_drop import drop
 
-SIX = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy6"
-FILES = [SIX / "KBBBBvK.rtbw", SIX / "KBBBBvK.rtbz"]
+SHARED_SIX = Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy6"
+NAMES = ["KBBBBvK.rtbw", "KBBBBvK.rtbz"]
 
-pytestmark = pytest.mark.skipif(not all(p.exists() for p in FILES),
+pytestmark = pytest.mark.skipif(not all((SHARED_SIX / n).exists() for n in NAMES),
                                 reason="../shared/syzygy6 holds no KBBBBvK")
+
+
+@pytest.fixture(scope="module")
+def six(tmp_path_factory) -> Path:
+    """A folder of this module's own with copies of the shared KBBBBvK files."""
+    folder = tmp_path_factory.mktemp("syzygy6")
+    for name in NAMES:
+        shutil.copyfile(SHARED_SIX / name, folder / name)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def files(six) -> list[Path]:
+    return [six / name for name in NAMES]
 
 
 def resident_by_test(path: Path, offset: int, length: int) -> int:
@@ -43,8 +63,8 @@ def resident_by_test(path: Path, offset: int, length: int) -> int:
         return total
 
 
-def test_layout_covers_the_file_in_order():
-    for path in FILES:
+def test_layout_covers_the_file_in_order(files):
+    for path in files:
         parts = tables.layout(path)
         assert parts[0].kind == "header" and parts[0].offset == 0
         ends = [p.offset + p.length for p in parts]
@@ -53,33 +73,33 @@ def test_layout_covers_the_file_in_order():
         assert {p.kind for p in parts} == {"header", "sparse index", "block lengths", "data"}
 
 
-def test_residency_matches_mincore_and_warm_index_makes_index_resident():
-    for path in FILES:
+def test_residency_matches_mincore_and_warm_index_makes_index_resident(files):
+    for path in files:
         drop(path)
-    tables.warm(FILES, "index")
-    for path in FILES:
+    tables.warm(files, "index")
+    for path in files:
         r = tables.residency(path)
         assert r.index_resident == r.index_size > 0
         for part, count in r.by_part:
             assert count == resident_by_test(path, part.offset, part.length)
         assert r.resident == resident_by_test(path, 0, r.size)
-    drop(FILES[1])
-    assert tables.residency(FILES[1]).resident < tables.residency(FILES[1]).size
+    drop(files[1])
+    assert tables.residency(files[1]).resident < tables.residency(files[1]).size
 
 
-def test_warm_all_and_answers_unchanged():
+def test_warm_all_and_answers_unchanged(six, files):
     import chess
     import pyfathom
     board = chess.Board("8/8/8/8/2K5/8/BBBB4/6k1 w - - 0 1")
-    with pyfathom.open_tablebase(str(SIX)) as tb:
+    with pyfathom.open_tablebase(str(six)) as tb:
         before = (tb.probe_wdl(board), tb.probe_dtz(board))
-    for path in FILES:
+    for path in files:
         drop(path)
     seen = []
-    tables.warm(FILES, "all", progress=lambda done, total: seen.append((done, total)))
-    assert seen[-1][0] == seen[-1][1] == sum(p.stat().st_size for p in FILES)
-    assert all(tables.residency(p).fraction == 1.0 for p in FILES)
-    with pyfathom.open_tablebase(str(SIX)) as tb:
+    tables.warm(files, "all", progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1][0] == seen[-1][1] == sum(p.stat().st_size for p in files)
+    assert all(tables.residency(p).fraction == 1.0 for p in files)
+    with pyfathom.open_tablebase(str(six)) as tb:
         assert (tb.probe_wdl(board), tb.probe_dtz(board)) == before
 
 
@@ -88,12 +108,12 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
-def test_cli_warm_and_errors(tmp_path):
-    done = run_cli("--tables", str(SIX), "KBBBBvK", "--what", "index")
+def test_cli_warm_and_errors(six, tmp_path):
+    done = run_cli("--tables", str(six), "KBBBBvK", "--what", "index")
     assert done.returncode == 0, done.stderr
     assert "KBBBBvK.rtbw:" in done.stdout and "index parts" in done.stdout and "(100%)" in done.stdout
     for args in (["--what", "nope"], ["--method", "x"], ["KQvKQvK"], ["KRRRRRvK"]):
-        bad = run_cli("--tables", str(SIX), *args)
+        bad = run_cli("--tables", str(six), *args)
         assert bad.returncode == 1 and "Traceback" not in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
     empty = run_cli("--tables", str(tmp_path))
