@@ -95,6 +95,24 @@ def test_read_ahead_moves_before_a_servers_probes(tables: Path, fens: Path) -> N
                                                               ahead["major_faults"])
 
 
+def test_root_wdl_probes_read_ahead(tables: Path, fens: Path) -> None:
+    """``fathom_probe_root_wdl`` (Fathom's ``tb_probe_root_wdl``) asks for
+    its moves' WDL reads together: the same answers in every mode, cold
+    and warm, and a fraction of the faults of the probes one after another."""
+    runs = {mode: run(tables, fens, mode, True, "wdl") for mode in ("off", "auto", "always")}
+    runs["warm"] = run(tables, fens, "always", False, "wdl")
+    first = runs["off"]
+    answered = [a for a in first["answers"] if isinstance(a, list)]
+    assert len(answered) > len(first["answers"]) // 2, "the test probes nothing"
+    assert sum(len(a[1]) for a in answered) > 10 * len(answered), "roots without moves"
+    for name, result in runs.items():
+        assert result["answers"] == first["answers"], name
+    assert first["major_faults"] > 500, f"the cold run was not cold: {first['major_faults']} faults"
+    for name in ("always", "auto"):
+        assert runs[name]["major_faults"] < first["major_faults"] // 3, (
+            name, first["major_faults"], runs[name]["major_faults"])
+
+
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Games as ``pyfathom annotate`` reads them: from random 6-piece

@@ -416,7 +416,8 @@ int fathom_probe_dtz_batch_precise(fathom_tb *tb, size_t n, const uint64_t *whit
  * own, a few rows ahead of each probing thread, which then only probes;
  * pages of one table a page or two apart are asked for as one range.
  *
- * Root probes (fathom_probe_root and fathom_best_move, which annotate
+ * Root probes (fathom_probe_root, fathom_probe_root_wdl, whose waves
+ * ask for the moves' WDL reads only, and fathom_best_move, which annotate
  * uses) of standard-chess positions follow the same mode:
  * the reads of the root's probe and of every move's probe are asked for
  * together, in three waves (index entries, block-length entries, blocks),

@@ -4,11 +4,14 @@ fresh process (so nothing is mapped before); prints one JSON object: every
 answer (each move's UCI, WDL, DTZ, rank and unsettled flag, and the root's
 values, or the error's class) and the probing's major faults.
 
-    python cold_root.py TABLE_DIR FEN_FILE MODE [moves]
+    python cold_root.py TABLE_DIR FEN_FILE MODE [moves | wdl]
 
 With ``moves``, the way ``pyfathom serve`` answers a position instead:
 ``Tablebase.read_ahead_moves`` (unless MODE is off), then the DTZ of the
 position after each legal move, one at a time (the answers: those DTZs).
+With ``wdl``, ``fathom_probe_root_wdl`` instead (as Fathom's
+``tb_probe_root_wdl``, for engines without DTZ tables): each move's UCI,
+WDL and rank, or the status.
 With ``replay``, each line is a game, ``FEN;SAN SAN ...``, replayed the way
 ``pyfathom annotate`` replays it (``fathom_game_replay``, which probes the
 DTZ of every position): the answers are each game's DTZs, and last the
@@ -43,6 +46,25 @@ def move_dtzs(tb: pyfathom.Tablebase, board: chess.Board) -> list[object]:
             out.append(None)
         board.pop()
     return out
+
+
+def root_wdl(tb: pyfathom.Tablebase, board: chess.Board) -> object:
+    """fathom_probe_root_wdl of board, through the C core."""
+    from pyfathom._core import ffi, lib
+    from pyfathom._bindings.lowlevel import _board
+
+    c_board = _board(board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK],
+                     board.kings, board.queens, board.rooks, board.bishops, board.knights,
+                     board.pawns, board.ep_square or 0, int(board.turn), board.halfmove_clock)
+    moves = ffi.new("fathom_root_move[]", 256)
+    count = ffi.new("unsigned *")
+    wdl = ffi.new("int *")
+    status = lib.fathom_probe_root_wdl(tb._core_access().handle, c_board, moves, count, wdl,
+                                       ffi.NULL)
+    if status != 0:
+        return status
+    return [wdl[0], [[getattr(m, "from"), m.to, m.promotion, m.wdl, m.rank]
+                     for m in (moves[i] for i in range(count[0]))]]
 
 
 def replays(tb: pyfathom.Tablebase, games: list[str]) -> tuple[list[object], int]:
@@ -84,6 +106,9 @@ def main() -> int:
         for board in boards:
             if sys.argv[4:] == ["moves"]:
                 answers.append(move_dtzs(tb, board))
+                continue
+            if sys.argv[4:] == ["wdl"]:
+                answers.append(root_wdl(tb, board))
                 continue
             try:
                 root = tb.probe_root(board)

@@ -965,7 +965,7 @@ int fathom_read_ahead_moves(fathom_tb *tb, const fathom_board *board)
     int status = prepare_board(tb, &pos, board);
     if (status == FATHOM_OK && tb_rules_are_inline(tb) &&
         tb_atomic_load_relaxed(&tb->read_ahead) != FATHOM_READ_AHEAD_OFF)
-        tb_prefetch_root(tb, &pos);
+        tb_prefetch_root(tb, &pos, 1);
     return status;
 }
 
@@ -986,7 +986,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
     }
     pos.rule50 = (uint8_t)(board->halfmove > 255 ? 255 : board->halfmove);
     tb_prefetch_watch watch;
-    tb_prefetch_begin(tb, &pos, &watch);
+    tb_prefetch_begin(tb, &pos, 1, &watch);
     int root_dtz, root_precise, root_wdl = 0, from_moves = 0;
     status = any_probe_dtz(&pr, &pos, &root_dtz, &root_precise);
     if (status == FATHOM_ERR_MISSING_TABLE && pr.failure.is_dtz && wdl_root &&
@@ -1071,8 +1071,11 @@ int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
         return FATHOM_ERR_ARGUMENT;
     *count = 0;
     int status = prepare_board(tb, &pos, board);
-    if (status == FATHOM_OK)
+    tb_prefetch_watch watch = {0, 0, 0, 0};
+    if (status == FATHOM_OK) {
+        tb_prefetch_begin(tb, &pos, 0, &watch);
         status = any_probe_wdl(&pr, &pos, wdl);
+    }
     tb_move legal[TB_MAX_LEGAL];
     int n = status == FATHOM_OK ? any_gen_all(tb, &pos, legal) : 0;
     for (int i = 0; i < n && status == FATHOM_OK; i++) {
@@ -1088,6 +1091,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
         m->dtz_precise = 0;
         m->rank = wdl_rank[-v + 2];
     }
+    tb_prefetch_end(tb, &watch);
     if (status != FATHOM_OK) {
         fill_detail(&pr.failure, detail);
         return status;
@@ -1363,7 +1367,7 @@ int fathom_best_move(fathom_tb *tb, const fathom_board *board, int dtz_hint,
         s.n = any_gen_all(tb, &s.pos, s.legal);
         s.top = -1;
         s.dtz_probes = 0;
-        tb_prefetch_begin(tb, &s.pos, &watch);
+        tb_prefetch_begin(tb, &s.pos, 1, &watch);
         status = best_from_wdl(&s);
         if (status == FATHOM_OK)
             status = best_from_dtz(&s, dtz_hint);

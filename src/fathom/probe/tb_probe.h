@@ -134,8 +134,9 @@ typedef struct tb_prefetch_watch {
 
 /* Ask for the reads of pos's probe and of every probe of the position
  * after each legal move, in waves (index entries, then block-length
- * entries, then blocks), then those of the children's searches. */
-TB_INTERNAL void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos);
+ * entries, then blocks), then those of the children's searches; with_dtz
+ * 0: their WDL probes' only (fathom_probe_root_wdl: no DTZ, no search). */
+TB_INTERNAL void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos, int with_dtz);
 
 /* Ask for the reads of the DTZ probes of pos[0 .. n) (each one's WDL and
  * DTZ values, its captures' WDL values, its search's reads), a few
@@ -149,9 +150,11 @@ TB_INTERNAL void tb_prefetch_positions(const fathom_tb *tb, const tb_pos *pos, s
  * probes. */
 TB_INTERNAL int tb_prefetch_decide(fathom_tb *tb, int pieces, tb_prefetch_watch *watch);
 
-/* Before a root probe of pos: tb_prefetch_root if the instance's
- * read-ahead mode says so (tb_prefetch_decide); after it, tb_prefetch_end. */
-TB_INTERNAL void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, tb_prefetch_watch *watch);
+/* Before a root probe of pos: tb_prefetch_root (with_dtz as there) if the
+ * instance's read-ahead mode says so (tb_prefetch_decide); after it,
+ * tb_prefetch_end. */
+TB_INTERNAL void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, int with_dtz,
+                                   tb_prefetch_watch *watch);
 TB_INTERNAL void tb_prefetch_end(fathom_tb *tb, const tb_prefetch_watch *watch);
 
 #endif /* PYFATHOM_TB_PROBE_H */
