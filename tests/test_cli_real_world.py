@@ -113,17 +113,23 @@ def _default_signals() -> None:
 def test_interrupted_batch_leaves_no_partial_output(tmp_path: Path, syzygy_dir: Path,
                                                     sig: signal.Signals) -> None:
     """Killed mid-run, the batch leaves OUT as it was (here: an older file),
-    never truncated rows under OUT's name."""
-    src = tmp_path / "big.fen"
-    with open(src, "wb") as f:  # about 10 s of work: killed well before the end
-        f.write(f"{KRK}\n{KPK}\n".encode() * 1_500_000)
+    never truncated rows under OUT's name.
+
+    The input is a pipe the test keeps open, so the run cannot end before the
+    signal: a file of fixed size once ran out first on a fast machine (the
+    batch renamed its complete output over OUT, and the test saw that)."""
     out = tmp_path / "out.csv"
     out.write_text("previous results\n")
-    proc = subprocess.Popen([sys.executable, "-m", "pyfathom", "batch", str(src), "-o", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "pyfathom", "batch", "-", "-o", str(out),
                              "--tables", str(syzygy_dir)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_default_signals)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, preexec_fn=_default_signals)
+    assert proc.stdin is not None
     try:
+        # Several of the reader's 4 MiB blocks: the batch probes and writes the
+        # first chunks while it waits for the rest, which never comes.
+        proc.stdin.write(f"{KRK}\n{KPK}\n".encode() * 250_000)
+        proc.stdin.flush()
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # until rows are being written
             parts = [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
@@ -134,8 +140,10 @@ def test_interrupted_batch_leaves_no_partial_output(tmp_path: Path, syzygy_dir: 
         else:
             pytest.fail("the batch wrote no rows in 120 s")
         assert parts[0].name.startswith(".out.csv.")
+        assert proc.poll() is None, "the batch ended with its input still open"
         proc.send_signal(sig)
-        _, err = proc.communicate(timeout=120)
+        _, raw_err = proc.communicate(timeout=120)  # closes the input only now
+        err = raw_err.decode()
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -143,7 +151,7 @@ def test_interrupted_batch_leaves_no_partial_output(tmp_path: Path, syzygy_dir: 
     assert out.read_text() == "previous results\n"
     left = [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")]
     if sig == signal.SIGINT:
-        assert proc.returncode == 130
+        assert proc.returncode == 130, err
         assert "interrupted" in err and "Traceback" not in err
         assert left == []          # removed on the way out
     else:
