@@ -74,7 +74,7 @@ const char *fathom_strerror(int status);
  * process, as it does for any mapped read.  Building the core with
  * -DFATHOM_NO_FAULT_GUARD leaves the handler out altogether.  Process-wide
  * by nature, as a signal handler is.
- * On Windows (GCC, Clang or mingw-w64 builds; not MSVC) the guard is a
+ * On Windows (every compiler: MSVC, Clang, mingw-w64) the guard is a
  * vectored exception handler, first in the chain, for a read that cannot
  * be paged in (EXCEPTION_IN_PAGE_ERROR: a disk error, a drive gone): the
  * file's view is replaced by zeros at the same addresses and the file

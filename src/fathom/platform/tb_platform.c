@@ -44,14 +44,22 @@
  * before mapping tables, or builds the core with FATHOM_NO_FAULT_GUARD.
  *
  * The registry is written once, here, for both; the handlers and how zeros
- * replace a lost page are each platform's (below).  Needs the __atomic
- * builtins (GCC, Clang, mingw), and on POSIX sigaction with SA_SIGINFO;
- * elsewhere (MSVC) no guard is made. */
+ * replace a lost page are each platform's (below).  Its atomic operations
+ * are spelled twice (guard_load and the rest, every one sequentially
+ * consistent): the __atomic builtins (GCC, Clang, mingw, zig) and Win32's
+ * Interlocked functions (full barriers), which are what MSVC has.
+ * FATHOM_GUARD_INTERLOCKED picks the Interlocked spelling under mingw too:
+ * that is how tests/test_platforms.py runs MSVC's guard under wine, as
+ * there is no MSVC here.  On POSIX the guard needs the builtins (every
+ * compiler there has them) and sigaction with SA_SIGINFO. */
 #if TB_OS_WINDOWS
-#if !defined(FATHOM_NO_FAULT_GUARD) && (defined(__GNUC__) || defined(__clang__))
+#if !defined(FATHOM_NO_FAULT_GUARD)
 #define TB_FAULT_GUARD 1
 #else
 #define TB_FAULT_GUARD 0
+#endif
+#if defined(FATHOM_GUARD_INTERLOCKED) || !(defined(__GNUC__) || defined(__clang__))
+#define TB_GUARD_INTERLOCKED 1
 #endif
 #else
 #include <signal.h>
@@ -64,6 +72,61 @@
 #endif
 #endif
 
+#if TB_FAULT_GUARD && defined(TB_GUARD_INTERLOCKED)
+/* A compare-exchange that changes nothing reads with a full barrier. */
+static long guard_load(long *p) { return InterlockedCompareExchange(p, 0, 0); }
+static void guard_store(long *p, long v) { InterlockedExchange(p, v); }
+static long guard_add(long *p, long v) { return InterlockedExchangeAdd(p, v); }
+
+/* 1 if *p was `expected` and is now `desired`. */
+static int guard_cas(long *p, long expected, long desired)
+{
+    return InterlockedCompareExchange(p, desired, expected) == expected;
+}
+
+#if defined(_WIN64)
+static size_t guard_load_size(size_t *p)
+{
+    return (size_t)InterlockedCompareExchange64((LONG64 *)p, 0, 0);
+}
+static void guard_store_size(size_t *p, size_t v) { InterlockedExchange64((LONG64 *)p, (LONG64)v); }
+#else
+static size_t guard_load_size(size_t *p)
+{
+    return (size_t)InterlockedCompareExchange((LONG *)p, 0, 0);
+}
+static void guard_store_size(size_t *p, size_t v) { InterlockedExchange((LONG *)p, (LONG)v); }
+#endif
+
+static void *guard_load_ptr(void **p) { return InterlockedCompareExchangePointer(p, NULL, NULL); }
+
+static int guard_cas_ptr(void **p, void *expected, void *desired)
+{
+    return InterlockedCompareExchangePointer(p, desired, expected) == expected;
+}
+#elif TB_FAULT_GUARD
+static long guard_load(long *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+static void guard_store(long *p, long v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+static long guard_add(long *p, long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+
+/* 1 if *p was `expected` and is now `desired`. */
+static int guard_cas(long *p, long expected, long desired)
+{
+    return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_SEQ_CST);
+}
+
+static size_t guard_load_size(size_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+static void guard_store_size(size_t *p, size_t v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+static void *guard_load_ptr(void **p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+
+static int guard_cas_ptr(void **p, void *expected, void *desired)
+{
+    return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_SEQ_CST);
+}
+#endif
+
 #if TB_FAULT_GUARD
 #include <stdlib.h>
 
@@ -74,8 +137,8 @@ typedef struct guard_chunk {
     struct guard_chunk *next;
 } guard_chunk;
 
-static guard_chunk *guard_chunks;     /* newest first; chunks never freed */
-static int guard_enabled = 1;         /* fathom_set_fault_guard */
+static void *guard_chunks;            /* guard_chunk *, newest first; never freed */
+static long guard_enabled = 1;        /* fathom_set_fault_guard */
 
 /* The platform's handler is installed (once, on the first call); 0: it
  * could not be. */
@@ -83,7 +146,7 @@ static int guard_ready(void);
 
 void tb_os_set_fault_guard(int enabled)
 {
-    __atomic_store_n(&guard_enabled, enabled != 0, __ATOMIC_RELAXED);
+    guard_store(&guard_enabled, enabled != 0);
 }
 
 /* Publish [start, end) in a slot (or clear it, both 0). */
@@ -92,24 +155,24 @@ static void guard_publish(tb_fault_guard *g, size_t start, size_t end)
     /* Every access sequentially consistent, with no fences: the one total
      * order is what makes the sequence count work, ThreadSanitizer does not
      * model fences, and neither side is on a hot path. */
-    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* odd */
-    __atomic_store_n(&g->start, start, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&g->end, end, __ATOMIC_SEQ_CST);
-    __atomic_fetch_add(&g->seq, 1, __ATOMIC_SEQ_CST); /* even */
+    guard_add(&g->seq, 1); /* odd */
+    guard_store_size(&g->start, start);
+    guard_store_size(&g->end, end);
+    guard_add(&g->seq, 1); /* even */
 }
 
 /* The registered mapping holding addr, or NULL.  Async-signal-safe. */
 static tb_fault_guard *guard_find(size_t addr)
 {
-    for (guard_chunk *c = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE); c; c = c->next) {
+    for (guard_chunk *c = (guard_chunk *)guard_load_ptr(&guard_chunks); c; c = c->next) {
         for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
             tb_fault_guard *g = &c->slot[i];
-            unsigned long before = __atomic_load_n(&g->seq, __ATOMIC_SEQ_CST);
+            long before = guard_load(&g->seq);
             if (before & 1)
                 continue;
-            size_t start = __atomic_load_n(&g->start, __ATOMIC_SEQ_CST);
-            size_t end = __atomic_load_n(&g->end, __ATOMIC_SEQ_CST);
-            if (__atomic_load_n(&g->seq, __ATOMIC_SEQ_CST) != before)
+            size_t start = guard_load_size(&g->start);
+            size_t end = guard_load_size(&g->end);
+            if (guard_load(&g->seq) != before)
                 continue;
             if (addr >= start && addr < end)
                 return g;
@@ -121,22 +184,19 @@ static tb_fault_guard *guard_find(size_t addr)
 /* A free slot with [start, end) published, or NULL (no memory). */
 static tb_fault_guard *guard_register(const void *data, size_t size)
 {
-    if (!__atomic_load_n(&guard_enabled, __ATOMIC_RELAXED))
+    if (!guard_load(&guard_enabled))
         return NULL;
     if (!guard_ready())
         return NULL;
     size_t start = (size_t)(uintptr_t)data, end = start + size;
     for (;;) {
-        guard_chunk *head = __atomic_load_n(&guard_chunks, __ATOMIC_ACQUIRE);
+        guard_chunk *head = (guard_chunk *)guard_load_ptr(&guard_chunks);
         for (guard_chunk *c = head; c; c = c->next) {
             for (int i = 0; i < GUARD_CHUNK_SLOTS; i++) {
                 tb_fault_guard *g = &c->slot[i];
-                int expected = 0;
-                if (__atomic_load_n(&g->in_use, __ATOMIC_RELAXED) == 0 &&
-                    __atomic_compare_exchange_n(&g->in_use, &expected, 1, 0,
-                                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+                if (guard_load(&g->in_use) == 0 && guard_cas(&g->in_use, 0, 1)) {
                     tb_atomic_store_release(&g->damaged, 0);
-                    __atomic_store_n(&g->replaced, 0, __ATOMIC_RELAXED);
+                    guard_store(&g->replaced, 0);
                     guard_publish(g, start, end);
                     return g;
                 }
@@ -148,8 +208,7 @@ static tb_fault_guard *guard_register(const void *data, size_t size)
         if (!fresh)
             return NULL;
         fresh->next = head;
-        if (!__atomic_compare_exchange_n(&guard_chunks, &head, fresh, 0, __ATOMIC_RELEASE,
-                                         __ATOMIC_RELAXED))
+        if (!guard_cas_ptr(&guard_chunks, head, fresh))
             free(fresh);
     }
 }
@@ -159,7 +218,7 @@ static void guard_release(tb_fault_guard *g)
     if (!g)
         return;
     guard_publish(g, 0, 0);
-    __atomic_store_n(&g->in_use, 0, __ATOMIC_RELEASE);
+    guard_store(&g->in_use, 0);
 }
 
 #else /* no fault guard */
@@ -219,7 +278,7 @@ int tb_os_map_prefix(const void *data, size_t size, const char *path, size_t *co
  * a registered view is taken as a lost page too.
  */
 static PVOID guard_handle;
-static int guard_state; /* 0 not installed, 1 installing, 2 installed, 3 failed */
+static long guard_state; /* 0 not installed, 1 installing, 2 installed, 3 failed */
 
 /* A zero page at addr, in the reserved range of a replaced view. */
 static int guard_commit_zero(uintptr_t addr)
@@ -232,20 +291,19 @@ static int guard_commit_zero(uintptr_t addr)
  * for the thread that does.  RETURN 1 once the range is reserved. */
 static int guard_replace(tb_fault_guard *g)
 {
-    int expected = 0;
-    if (__atomic_compare_exchange_n(&g->replaced, &expected, 1, 0, __ATOMIC_SEQ_CST,
-                                    __ATOMIC_SEQ_CST)) {
+    if (guard_cas(&g->replaced, 0, 1)) {
         void *base = (void *)g->start;
         size_t size = g->end - g->start;
         tb_atomic_store_release(&g->damaged, 1);
         UnmapViewOfFile(base);
         int ok = VirtualAlloc(base, size, MEM_RESERVE, PAGE_READONLY) == base;
-        __atomic_store_n(&g->replaced, ok ? 2 : 3, __ATOMIC_SEQ_CST);
+        guard_store(&g->replaced, ok ? 2 : 3);
         return ok;
     }
-    while ((expected = __atomic_load_n(&g->replaced, __ATOMIC_SEQ_CST)) == 1)
+    long state;
+    while ((state = guard_load(&g->replaced)) == 1)
         SwitchToThread();
-    return expected == 2;
+    return state == 2;
 }
 
 static LONG CALLBACK guard_handler(PEXCEPTION_POINTERS info)
@@ -267,23 +325,22 @@ static LONG CALLBACK guard_handler(PEXCEPTION_POINTERS info)
 
 static int guard_ready(void)
 {
-    int expected = 0;
-    if (__atomic_compare_exchange_n(&guard_state, &expected, 1, 0, __ATOMIC_SEQ_CST,
-                                    __ATOMIC_SEQ_CST)) {
+    if (guard_cas(&guard_state, 0, 1)) {
         /* First in the chain: the program's own handlers see only what is
          * not a table's. */
         guard_handle = AddVectoredExceptionHandler(1, guard_handler);
-        __atomic_store_n(&guard_state, guard_handle ? 2 : 3, __ATOMIC_SEQ_CST);
+        guard_store(&guard_state, guard_handle ? 2 : 3);
     }
-    while ((expected = __atomic_load_n(&guard_state, __ATOMIC_SEQ_CST)) == 1)
+    long state;
+    while ((state = guard_load(&guard_state)) == 1)
         SwitchToThread();
-    return expected == 2;
+    return state == 2;
 }
 
 /* What a guarded range is now: a view, or reserved memory. */
 static void guard_unmap(const void *data, tb_fault_guard *g)
 {
-    int replaced = g ? __atomic_load_n(&g->replaced, __ATOMIC_SEQ_CST) : 0;
+    long replaced = g ? guard_load(&g->replaced) : 0;
     guard_release(g);
     if (replaced == 2)
         VirtualFree((void *)data, 0, MEM_RELEASE);
@@ -425,7 +482,7 @@ unsigned tb_cpu_count(void)
 static struct sigaction guard_previous;
 static uintptr_t guard_page_size;
 static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
-static int guard_installed;
+static long guard_installed;
 
 /* Not a table's fault: what would have happened without the guard. */
 static void guard_pass_on(int sig, siginfo_t *info, void *context)
@@ -480,13 +537,13 @@ static void guard_install(void)
     /* SA_ONSTACK: on a thread's alternate stack if it has one. */
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     if (sigaction(SIGBUS, &action, &guard_previous) == 0)
-        __atomic_store_n(&guard_installed, 1, __ATOMIC_RELEASE);
+        guard_store(&guard_installed, 1);
 }
 
 static int guard_ready(void)
 {
     pthread_once(&guard_once, guard_install);
-    return __atomic_load_n(&guard_installed, __ATOMIC_ACQUIRE);
+    return (int)guard_load(&guard_installed);
 }
 #endif /* TB_FAULT_GUARD */
 

@@ -286,10 +286,10 @@ static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { *p = v; }
  * tb_platform.c's registry (here only so that the flag is read inline). */
 struct tb_fault_guard {
     tb_atomic_int damaged;
-    int in_use;           /* slot taken (compare-and-swap 0 -> 1) */
-    unsigned long seq;    /* odd while start and end change */
+    long in_use;          /* slot taken (compare-and-swap 0 -> 1) */
+    long seq;             /* odd while start and end change */
     size_t start, end;    /* the mapping's addresses: [start, end) */
-    int replaced;         /* Windows: 1 while the view is being replaced by
+    long replaced;        /* Windows: 1 while the view is being replaced by
                              reserved memory, 2 once it is (tb_platform.c) */
 };
 
