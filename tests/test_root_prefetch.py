@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,8 @@ from typing import Any
 import pytest
 
 from support import positions
+from support.c_programs import CDIR, CORE, FATHOM_BUILD, STRICT, cc, core_files
+from support.c_programs import run as run_c
 from support.page_drop import drop_tables
 
 CHILD = Path(__file__).resolve().parent / "support" / "cold_root.py"
@@ -156,3 +159,23 @@ def test_game_replays_read_ahead(tables: Path, games: Path) -> None:
     assert off > 1000, f"the cold run was not cold: {off} faults"
     for name in ("always", "auto"):
         assert runs[name]["major_faults"] < off // 3, (name, off, runs[name]["major_faults"])
+
+
+@pytest.mark.plain_pass_only("a C program of its own, counting its page faults (sanitizers' allocators ignore mallopt)")
+def test_warm_root_probes_asked_ahead_take_no_faults(tables: Path, fens: Path,
+                                                     tmp_path: Path) -> None:
+    """A read-ahead wave's memory (128 KB, tb_prefetch.c) is kept in the
+    instance for the next root probe: on warm tables, root probes that ask
+    ahead take no page faults, under an allocator that gives every block of
+    64 KB or more back to the system (tests/c/wave_memory.c).  Memory
+    allocated per probe would bring fresh pages each time (about 11 faults
+    a probe, measured), and AUTO, which counts them, would take the warm
+    tables for cold ones and go on asking."""
+    exe = tmp_path / "wave_memory"
+    run_c([*cc(), *STRICT, f"-I{CORE}", str(CDIR / "wave_memory.c"),
+           *map(str, core_files(*FATHOM_BUILD)), "-pthread", "-o", str(exe)])
+    out = run_c([str(exe), str(tables)], stdin=fens.open()).stdout
+    found = re.fullmatch(r"probed (\d+) minor (\d+)\n", out)
+    assert found, out
+    assert int(found[1]) > 150, f"the test probes too little: {out}"
+    assert int(found[2]) < 20, f"warm root probes asked ahead took page faults: {out}"

@@ -164,7 +164,7 @@ TB_INTERNAL void tb_os_nap(void);
 /* ---- Atomics ---------------------------------------------------------- */
 
 /*
- * Three implementations of the same five operations, chosen by compiler:
+ * Three implementations of the same operations, chosen by compiler:
  *   MSVC (C or C++):  Interlocked* functions, on volatile longs;
  *   C11 or later (when the compiler has <stdatomic.h>): _Atomic objects;
  *   GCC and Clang otherwise (C99, C++, mingw, zig): the __atomic builtins
@@ -209,6 +209,15 @@ static inline size_t tb_atomic_fetch_add_size(tb_atomic_size *p, size_t v)
 #endif
 }
 
+static inline size_t tb_atomic_exchange_size(tb_atomic_size *p, size_t v)
+{
+#if defined(_WIN64)
+    return (size_t)InterlockedExchange64(p, (__int64)v);
+#else
+    return (size_t)InterlockedExchange(p, (long)v);
+#endif
+}
+
 static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { *p = v; }
 
 #elif !defined(__cplusplus) && defined(__STDC_VERSION__) && \
@@ -242,6 +251,11 @@ static inline size_t tb_atomic_fetch_add_size(tb_atomic_size *p, size_t v)
     return atomic_fetch_add_explicit(p, v, memory_order_relaxed);
 }
 
+static inline size_t tb_atomic_exchange_size(tb_atomic_size *p, size_t v)
+{
+    return atomic_exchange_explicit(p, v, memory_order_acq_rel);
+}
+
 static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { atomic_init(p, v); }
 
 #elif defined(__GNUC__) || defined(__clang__)
@@ -271,6 +285,11 @@ static inline void tb_atomic_add_relaxed(tb_atomic_int *p, int v)
 static inline size_t tb_atomic_fetch_add_size(tb_atomic_size *p, size_t v)
 {
     return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+static inline size_t tb_atomic_exchange_size(tb_atomic_size *p, size_t v)
+{
+    return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
 }
 
 static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { *p = v; }

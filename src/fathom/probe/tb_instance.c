@@ -55,6 +55,8 @@ int fathom_open_variant(fathom_tb **out, int variant)
     tb_mutex_init(&tb->init_lock);
     tb_atomic_store_release(&tb->read_ahead, FATHOM_READ_AHEAD_AUTO);
     tb_atomic_store_release(&tb->root_prefetch, 0);
+    for (int i = 0; i < TB_WAVE_SPARES; i++)
+        tb_atomic_size_init(&tb->wave_spare[i], 0);
     *out = tb;
     return FATHOM_OK;
 }
@@ -96,6 +98,8 @@ void fathom_close(fathom_tb *tb)
     for (size_t i = 0; i < tb->num_prefixes; i++)
         free(tb->prefixes[i]);
     free(tb->prefixes);
+    for (int i = 0; i < TB_WAVE_SPARES; i++)
+        free((void *)(uintptr_t)tb_atomic_exchange_size(&tb->wave_spare[i], 0));
     tb_mutex_destroy(&tb->init_lock);
     free(tb);
 }

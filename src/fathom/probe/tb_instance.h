@@ -37,6 +37,10 @@ typedef struct tb_hash_cell {
     tb_entry *entry;
 } tb_hash_cell;
 
+/* Read-ahead waves' memory an instance keeps: as many root probes as this
+ * can ask ahead at once without allocating (tb_prefetch.c). */
+#define TB_WAVE_SPARES 8
+
 struct fathom_tb {
     tb_consts consts;
     tb_entry **entries; /* individually allocated: pointers stay valid */
@@ -49,6 +53,9 @@ struct fathom_tb {
     tb_mutex init_lock; /* taken only while a table is being mapped */
     tb_atomic_int read_ahead; /* FATHOM_READ_AHEAD_* (fathom_set_read_ahead) */
     tb_atomic_int root_prefetch; /* root probes left to ask ahead (tb_prefetch.c) */
+    /* Read-ahead waves' memory kept for the next (tb_prefetch.c), as
+     * uintptr_t, 0 for none: taken and given back by exchange. */
+    tb_atomic_size wave_spare[TB_WAVE_SPARES];
     char **prefixes;    /* prefix files' paths (fathom_add_prefix_directory) */
     size_t num_prefixes, cap_prefixes;
 };

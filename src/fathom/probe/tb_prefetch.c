@@ -29,14 +29,28 @@
 #include "probe/tb_search.h"
 #include "rules/tb_movegen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* Targets gathered before a wave is asked (24 bytes each, on the stack); a
- * root with more has them asked in several waves. */
-#define PREFETCH_TARGETS 512
-/* Pages a wave remembers having asked (a hash of page numbers), so that
- * the many values that share an index page cost one system call. */
-#define PREFETCH_PAGES 1024
+/* Targets gathered before a wave is asked (24 bytes each), and pages a
+ * wave remembers having asked (a hash of page numbers, so that the many
+ * values that share an index page cost one system call).  Each wave asks
+ * its targets in three dependent steps (index, block lengths, blocks), so
+ * a root whose targets overflow the wave waits for the steps once per
+ * piece: with 512 targets, a cold KQRBvKQR /standard request whose
+ * children search (128 of 300 recorded ones) asked up to 2,489 targets in
+ * up to 7 pieces, and 4,096 ask them in one: the cold requests with more
+ * than 512 targets took 3.9-4.3 ms (median) more than warm against
+ * 4.9-5.8, two runs each.  That is 128 KB, too much for the stack of an
+ * engine's thread (macOS gives 512 KB to a thread, Windows 1 MB), so it is
+ * allocated and kept in the instance for the next root probe (wave_spare):
+ * memory allocated for each probe would bring fresh pages, whose minor
+ * faults the AUTO rule below would take for cold tables.  Without memory,
+ * a small wave on the stack. */
+#define PREFETCH_TARGETS 4096
+#define PREFETCH_PAGES 4096
+#define PREFETCH_SMALL_TARGETS 256
+#define PREFETCH_SMALL_PAGES 512
 /* Root probes that ask after one that took faults, and the faults that
  * count (major without asking; with asking the pages come in as minor
  * faults, as in the batch's read-ahead, tb_read_ahead.c). */
@@ -49,21 +63,51 @@
 #define PREFETCH_CAPTURES 64
 #define PREFETCH_SEARCH 192
 
-typedef struct tb_waves {
+typedef struct wave_memory {
     tb_ahead_target target[PREFETCH_TARGETS];
-    unsigned n;
     uintptr_t asked[PREFETCH_PAGES];
+} wave_memory;
+
+typedef struct tb_waves {
+    tb_ahead_target *target;
+    unsigned n, cap;
+    uintptr_t *asked;
+    unsigned asked_mask;  /* cells - 1 */
+    wave_memory *memory;  /* to give back to the instance, or NULL */
+    tb_ahead_target small_target[PREFETCH_SMALL_TARGETS];
+    uintptr_t small_asked[PREFETCH_SMALL_PAGES];
 } tb_waves;
 
-/* No targets, no pages asked.  The pages asked are remembered for the
- * whole call, not one step: a page asked in an earlier step or wave is
- * already on its way, and asking again costs a system call for nothing
- * (a game's positions share many pages: annotating 200 cold KQRBvKQR
- * games made 820,264 madvise calls with the memory per step, 636,713). */
-static void wave_init(tb_waves *w)
+/* No targets, no pages asked, in the instance's spare memory (or new, or
+ * the small wave).  The pages asked are remembered for the whole call, not
+ * one step: a page asked in an earlier step or wave is already on its way,
+ * and asking again costs a system call for nothing (a game's positions
+ * share many pages: annotating 200 cold KQRBvKQR games made 820,264
+ * madvise calls with the memory per step, 636,713). */
+static void wave_open(fathom_tb *tb, tb_waves *w)
 {
+    wave_memory *m = NULL;
+    for (int i = 0; i < TB_WAVE_SPARES && !m; i++)
+        m = (wave_memory *)(uintptr_t)tb_atomic_exchange_size(&tb->wave_spare[i], 0);
+    if (!m)
+        m = (wave_memory *)malloc(sizeof *m);
+    w->memory = m;
     w->n = 0;
-    memset(w->asked, 0, sizeof w->asked);
+    w->target = m ? m->target : w->small_target;
+    w->cap = m ? PREFETCH_TARGETS : PREFETCH_SMALL_TARGETS;
+    w->asked = m ? m->asked : w->small_asked;
+    w->asked_mask = (m ? PREFETCH_PAGES : PREFETCH_SMALL_PAGES) - 1;
+    memset(w->asked, 0, (w->asked_mask + 1) * sizeof *w->asked);
+}
+
+/* The memory back to the instance: into a free spare place, each taken
+ * place's memory carried on to the next; what no place holds is freed. */
+static void wave_close(fathom_tb *tb, tb_waves *w)
+{
+    uintptr_t m = (uintptr_t)w->memory;
+    for (int i = 0; i < TB_WAVE_SPARES && m; i++)
+        m = (uintptr_t)tb_atomic_exchange_size(&tb->wave_spare[i], (size_t)m);
+    free((void *)m);
 }
 
 static void wave_ask_step(tb_waves *w, int step)
@@ -76,7 +120,7 @@ static void wave_ask_step(tb_waves *w, int step)
             continue;
         uintptr_t page = ((uintptr_t)addr >> 12) + 1; /* + 1: 0 is an empty cell */
         uintptr_t *cell = &w->asked[(unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) &
-                                    (PREFETCH_PAGES - 1)];
+                                    w->asked_mask];
         if (*cell == page && ((uintptr_t)addr + len - 1) >> 12 == page - 1)
             continue;
         *cell = page;
@@ -97,7 +141,7 @@ static void wave_ask_all(tb_waves *w)
  * there is not. */
 static tb_ahead_target *wave_room(tb_waves *w, unsigned need)
 {
-    if (w->n + need > PREFETCH_TARGETS)
+    if (w->n + need > w->cap)
         wave_ask_all(w);
     return &w->target[w->n];
 }
@@ -111,10 +155,10 @@ static void wave_gather(tb_waves *w, const fathom_tb *tb, const tb_pos *pos, int
     w->n += tb_position_targets(tb, pos, with_dtz, wave_room(w, TB_AHEAD_TARGETS), searches);
 }
 
-void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos, int with_dtz)
+void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int with_dtz)
 {
     tb_waves w;
-    wave_init(&w);
+    wave_open(tb, &w);
     tb_move legal[TB_MAX_LEGAL];
     unsigned char searches[TB_MAX_LEGAL];
     int root_searches;
@@ -138,6 +182,7 @@ void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos, int with_dtz)
         w.n += tb_search_targets(tb, &child, wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
     }
     wave_ask_all(&w);
+    wave_close(tb, &w);
 }
 
 /* Positions whose DTZ reads are gathered together, then their searches'
@@ -145,10 +190,10 @@ void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos, int with_dtz)
  * stretch rarely has more. */
 #define PREFETCH_POSITIONS 64
 
-void tb_prefetch_positions(const fathom_tb *tb, const tb_pos *pos, size_t n)
+void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t n)
 {
     tb_waves w;
-    wave_init(&w);
+    wave_open(tb, &w);
     for (size_t first = 0; first < n; first += PREFETCH_POSITIONS) {
         size_t count = n - first < PREFETCH_POSITIONS ? n - first : PREFETCH_POSITIONS;
         int searches[PREFETCH_POSITIONS];
@@ -161,6 +206,7 @@ void tb_prefetch_positions(const fathom_tb *tb, const tb_pos *pos, size_t n)
                                          PREFETCH_SEARCH);
         wave_ask_all(&w);
     }
+    wave_close(tb, &w);
 }
 
 int tb_prefetch_decide(fathom_tb *tb, int pieces, tb_prefetch_watch *watch)

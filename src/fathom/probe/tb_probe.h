@@ -136,12 +136,12 @@ typedef struct tb_prefetch_watch {
  * after each legal move, in waves (index entries, then block-length
  * entries, then blocks), then those of the children's searches; with_dtz
  * 0: their WDL probes' only (fathom_probe_root_wdl: no DTZ, no search). */
-TB_INTERNAL void tb_prefetch_root(const fathom_tb *tb, const tb_pos *pos, int with_dtz);
+TB_INTERNAL void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int with_dtz);
 
 /* Ask for the reads of the DTZ probes of pos[0 .. n) (each one's WDL and
  * DTZ values, its captures' WDL values, its search's reads), a few
  * positions a wave: a game's positions, probed one after another next. */
-TB_INTERNAL void tb_prefetch_positions(const fathom_tb *tb, const tb_pos *pos, size_t n);
+TB_INTERNAL void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t n);
 
 /* Whether probes of positions of `pieces` pieces are to be read ahead
  * now, by the instance's read-ahead mode (tb_prefetch.c: ALWAYS; AUTO for
