@@ -17,9 +17,12 @@ programs of their own: the longest native runs) run in the sanitized pass
 only, which balances the two.
 
 The plain pass prints as it goes; the sanitized pass's output is kept and
-printed whole after it, so the two never interleave.  Exit status: 0 when
-both pass; else the plain pass's status if it failed, else the sanitized
-pass's (5, no tests collected, is a failure).
+printed whole after it, so the two never interleave.  Last comes a recap of
+what failed in either pass (from each pass's JUnit XML report), with the
+start of each failure's message: a CI log that keeps only its tail still
+names the plain pass's failures, printed before the sanitized pass's whole
+output.  Exit status: 0 when both pass; else the plain pass's status if it
+failed, else the sanitized pass's (5, no tests collected, is a failure).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -46,14 +50,50 @@ def fill_test_cache() -> None:
     table_cache.tables_dir()
 
 
+RECAP_LINES = 25  # of each failure's message
+
+
+def failures(report: Path) -> list[str]:
+    """The failed and erroring tests of a JUnit XML report, each with the
+    start of its message (none when the pass wrote no report: it died
+    before its end, and its own output says how)."""
+    try:
+        root = ElementTree.parse(report).getroot()
+    except (OSError, ElementTree.ParseError):
+        return []
+    found = []
+    for case in root.iter("testcase"):
+        for outcome in case:
+            if outcome.tag in ("failure", "error"):
+                name = f"{case.get('classname', '')}::{case.get('name', '')}"
+                text = (outcome.text or outcome.get("message") or "").strip().splitlines()
+                found.append("\n".join([f"{outcome.tag.upper()} {name}",
+                                         *("    " + line for line in text[-RECAP_LINES:])]))
+    return found
+
+
+def recap(name: str, status: int, report: Path) -> None:
+    if status == 0:
+        return
+    found = failures(report)
+    print(f"\n===== {name}: exit {status}, {len(found)} failed =====", flush=True)
+    for failure in found:
+        print(failure, flush=True)
+
+
 def main(argv: list[str]) -> int:
     fill_test_cache()
-    with tempfile.TemporaryFile(mode="w+", prefix="pyfathom-sanitized-") as log:
-        sanitized = subprocess.Popen([sys.executable, str(TESTS / "run_sanitized.py"), *argv],
+    with tempfile.TemporaryFile(mode="w+", prefix="pyfathom-sanitized-") as log, \
+            tempfile.TemporaryDirectory(prefix="pyfathom-reports-") as reports:
+        plain_report = Path(reports) / "plain.xml"
+        sanitized_report = Path(reports) / "sanitized.xml"
+        sanitized = subprocess.Popen([sys.executable, str(TESTS / "run_sanitized.py"),
+                                      f"--junitxml={sanitized_report}", *argv],
                                      cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL)
         try:
-            plain = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT,
+            plain = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={plain_report}",
+                                    *argv], cwd=ROOT,
                                    env={**os.environ, BESIDE_ENV: "1"}).returncode
             sanitized_status = sanitized.wait()
         except BaseException:
@@ -65,6 +105,8 @@ def main(argv: list[str]) -> int:
               "(tests/run_sanitized.py, run beside the plain pass) =====", flush=True)
         sys.stdout.write(log.read())
         sys.stdout.flush()
+        recap("plain pass", plain, plain_report)
+        recap("sanitized pass", sanitized_status, sanitized_report)
     print(f"run_suite: plain pass exit {plain}, sanitized pass exit {sanitized_status}",
           file=sys.stderr, flush=True)
     if plain != 0:
