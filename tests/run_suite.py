@@ -53,6 +53,17 @@ def fill_test_cache() -> None:
 RECAP_LINES = 25  # of each failure's message
 
 
+def _gist(text: list[str]) -> list[str]:
+    """A failure's message cut to its point: the first of pytest's ``E``
+    lines (a failed comparison of two long texts has hundreds of thousands)
+    and the last line, where it failed; else the message's last lines."""
+    explained = [line for line in text if line.startswith("E ")]
+    if not explained:
+        return text[-RECAP_LINES:]
+    return [*explained[:RECAP_LINES], *(["    ..."] if len(explained) > RECAP_LINES else []),
+            text[-1]]
+
+
 def failures(report: Path) -> list[str]:
     """The failed and erroring tests of a JUnit XML report, each with the
     start of its message (none when the pass wrote no report: it died
@@ -68,7 +79,7 @@ def failures(report: Path) -> list[str]:
                 name = f"{case.get('classname', '')}::{case.get('name', '')}"
                 text = (outcome.text or outcome.get("message") or "").strip().splitlines()
                 found.append("\n".join([f"{outcome.tag.upper()} {name}",
-                                         *("    " + line for line in text[-RECAP_LINES:])]))
+                                         *("    " + line[:300] for line in _gist(text))]))
     return found
 
 

@@ -157,3 +157,51 @@ def test_signal_removes_the_temporary_file(tmp_path, syzygy_dir, signum):
     assert child.returncode == 128 + signum, err
     assert err.decode().count("\n") == 1, err
     assert list(tmp_path.iterdir()) == [], "a partial file was left behind"
+
+
+class _InterruptingOperand:
+    """An operand whose ``__array_priority__`` raises KeyboardInterrupt, as
+    Ctrl-C's handler does when it runs during numpy's look at an operand."""
+
+    @property
+    def __array_priority__(self) -> float:
+        raise KeyboardInterrupt
+
+
+def test_numpy_swallows_an_interrupt_raised_in_its_operand_lookup():
+    """Why raise_if_signalled exists: numpy clears any error its lookup of
+    ``__array_priority__`` raises (numpy gh-14801), so a KeyboardInterrupt
+    raised there is gone.  A batch run lost Ctrl-C that way (its handler
+    ran in ``status != Status.SKIPPED``) and renamed its whole output over
+    OUT.  Should numpy ever let the exception through, this fails, and the
+    record may be dropped."""
+    import numpy as np
+
+    np.arange(3) != _InterruptingOperand()  # no exception comes out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_lost_interrupt_still_stops_the_rename(tmp_path, signum):
+    """Under terminate_on_signals, a signal whose exception was swallowed
+    is raised again at the rename: the output is discarded, the old file
+    kept, no temporary file left."""
+    from pyfathom._files.output import Output, Terminated, terminate_on_signals
+
+    target = tmp_path / "out.csv"
+    target.write_text("previous results\n")
+    expected = KeyboardInterrupt if signum == signal.SIGINT else Terminated
+    with terminate_on_signals():
+        out = Output(str(target))
+        out.file.write("new rows\n")
+        try:
+            signal.raise_signal(signum)  # its handler runs here and raises
+        except expected:
+            pass  # and the exception is lost, as in numpy's lookup
+        with pytest.raises(expected):
+            out.commit()
+    assert target.read_text() == "previous results\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+    out = Output(str(target))  # the block is over: the record with it
+    out.file.write("new rows\n")
+    out.commit()
+    assert target.read_text() == "new rows\n"

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from pyfathom._bindings import lowlevel as _lowlevel
+from pyfathom._files.output import leave_signals_to_main_thread, raise_if_signalled
 from pyfathom._tablebase.batch_arrays import popcount
 from pyfathom._types import FAILED, FAILED_DTZ, STATUS_NAME_OF_CODE, STATUS_NAMES, Status
 
@@ -239,12 +240,17 @@ def run_pipeline(pipeline: Pipeline[Item], *, strict: bool,
     """The one loop of a batch run: the next item is read and probed (C
     calls, GIL released) in a worker while this one is written, so at most
     two items are in memory; each item's rows are counted; with strict, the
-    run stops at the first bad row, the rows before it written."""
+    run stops at the first bad row, the rows before it written.  Ctrl-C
+    (or SIGTERM under the command line) stops the run at the next item:
+    the worker leaves those signals to this thread, which also looks for
+    one whose exception was lost after each item (output.py says how)."""
     stats = BatchStats()
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=thread_name) as pool:
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=thread_name,
+                                               initializer=leave_signals_to_main_thread) as pool:
         pending = pool.submit(pipeline.next_item)
         while True:
             item = pending.result()
+            raise_if_signalled()
             if item is None:
                 break
             pending = pool.submit(pipeline.next_item)

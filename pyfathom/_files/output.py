@@ -14,7 +14,9 @@ Where the output goes decides how it is written:
 
 The command line turns SIGTERM and SIGHUP into :class:`Terminated`
 (:func:`terminate_on_signals`), so the temporary file of a run stopped by
-``kill`` is removed as it is for Ctrl-C.
+``kill`` is removed as it is for Ctrl-C; and the rename looks for a signal
+that arrived first (:func:`raise_if_signalled`), as the exception it raised
+can be lost.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["Output", "is_direct", "output_over_input", "Terminated", "terminate_on_signals"]
+__all__ = ["Output", "is_direct", "output_over_input", "Terminated", "terminate_on_signals",
+           "leave_signals_to_main_thread", "raise_if_signalled"]
 
 _STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
 _DESCRIPTOR_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
@@ -126,6 +129,7 @@ class Output:
                     os.umask(umask)
                     mode = 0o666 & ~umask
                 os.chmod(self.temp, mode)
+                raise_if_signalled()  # an interrupted run is never renamed over the name
                 os.replace(self.temp, self._target)
                 self.temp = None
         except BaseException:
@@ -185,30 +189,79 @@ class Terminated(BaseException):
 
 
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_STOP_SIGNALS = (signal.SIGINT, *_SIGNALS)
+
+# The signals that arrived under terminate_on_signals, oldest first: its
+# handlers record each before raising, and raise_if_signalled raises again
+# from the record.  Process state, as signal handlers are; emptied when the
+# block ends.
+_received: list[int] = []
+
+
+def _stop_exception(signum: int) -> BaseException:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def leave_signals_to_main_thread() -> None:
+    """Block SIGINT, SIGTERM and SIGHUP in the calling thread (a worker's
+    initializer; the C threads it starts inherit the mask), so that the
+    system delivers them to the main thread and wakes it from its wait for
+    the worker.  CPython runs signal handlers in the main thread only: a
+    signal the system gave a worker, blocked in a read of an idle pipe,
+    would wait in the main thread until the worker's item is done.  Does
+    nothing where threads have no signal mask (Windows)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+
+
+def raise_if_signalled() -> None:
+    """Raise KeyboardInterrupt or :class:`Terminated` if one of the signals
+    :func:`terminate_on_signals` handles arrived, even when the exception
+    its handler raised was lost: a handler runs wherever the main thread
+    is, and C code that clears every error swallows what it raises
+    (numpy's lookup of ``__array_priority__`` on an operand, numpy
+    gh-14801: a batch run went on to its end after Ctrl-C and renamed its
+    output over OUT, test_interrupted_batch_leaves_no_partial_output).
+    Handlers that have not run yet run first (``pthread_kill`` with signal
+    0 sends nothing, and CPython looks for signals after it).  Called at
+    the points of no return: before an output is renamed, after each item
+    of a batch.  Outside the main thread, or without a record, it raises
+    nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if hasattr(signal, "pthread_kill"):
+        signal.pthread_kill(threading.get_ident(), 0)
+    if _received:
+        raise _stop_exception(_received[0])
 
 
 @contextlib.contextmanager
 def terminate_on_signals() -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` (a
-    signal the caller ignores, as under ``nohup``, stays ignored); the old
-    handlers come back afterwards.  Outside the main thread it does
-    nothing (only the main thread can set handlers)."""
+    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` and
+    SIGINT KeyboardInterrupt, each also recorded for
+    :func:`raise_if_signalled`.  A signal the caller ignores (as under
+    ``nohup``) stays ignored, and a SIGINT handler of the caller's own
+    stays; the old handlers come back afterwards.  Outside the main thread
+    it does nothing (only the main thread can set handlers)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
-    def raise_terminated(signum: int, _frame: Any) -> None:
-        raise Terminated(signum)
+    def record_and_raise(signum: int, _frame: Any) -> None:
+        _received.append(signum)
+        raise _stop_exception(signum)
 
     previous = {}
-    for signum in _SIGNALS:
+    for signum in _STOP_SIGNALS:
         old = signal.getsignal(signum)
-        if old is signal.SIG_IGN:
+        if old is signal.SIG_IGN or (signum == signal.SIGINT
+                                     and old is not signal.default_int_handler):
             continue
         previous[signum] = old
-        signal.signal(signum, raise_terminated)
+        signal.signal(signum, record_and_raise)
     try:
         yield
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old)
+        _received.clear()
