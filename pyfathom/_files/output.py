@@ -188,8 +188,9 @@ class Terminated(BaseException):
         return signal.Signals(self.signum).name
 
 
-_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-_STOP_SIGNALS = (signal.SIGINT, *_SIGNALS)
+# The signals that stop a command (Windows has no SIGHUP).
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                      if hasattr(signal, name))
 
 # The signals that arrived under terminate_on_signals, oldest first: its
 # handlers record each before raising, and raise_if_signalled raises again
