@@ -42,9 +42,9 @@ void tb_ahead_init(tb_read_ahead *ra, int mode, unsigned batch_threads)
     ra->n = 0;
     ra->lead = 0;
     ra->at = 0;
-    for (int i = 0; i < TB_AHEAD_RUNS; i++)
-        ra->run[i].map = NULL;
     ra->mem = NULL;
+    for (int i = 0; i < TB_AHEAD_DENSITIES; i++)
+        ra->density[i].map = NULL;
     ra->targets = NULL;
     ra->children = NULL;
     ra->context = NULL;
@@ -57,18 +57,85 @@ void tb_ahead_release(tb_read_ahead *ra)
     ra->mem = NULL;
 }
 
-static void run_ask(tb_ahead_run *r)
+static int range_order(const void *a, const void *b)
 {
-    if (!r->map)
+    const tb_ahead_range *x = (const tb_ahead_range *)a, *y = (const tb_ahead_range *)b;
+    uintptr_t xm = (uintptr_t)x->map, ym = (uintptr_t)y->map;
+    if (xm != ym)
+        return xm < ym ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static void ask_pages(uintptr_t first, uintptr_t last)
+{
+    tb_os_prefetch((const void *)(first << 12), (size_t)(last - first + 1) << 12);
+}
+
+/* A buffer's reads, sorted, as runs.  The pages between two reads of one
+ * mapping are mapped too: a run never leaves its table's file. */
+static void pending_ask(tb_ahead_pending *p)
+{
+    if (!p->count)
         return;
-    tb_os_prefetch((const void *)(r->first << 12), (size_t)(r->last - r->first + 1) << 12);
-    r->map = NULL;
+    qsort(p->range, p->count, sizeof p->range[0], range_order);
+    tb_ahead_range run = p->range[0];
+    for (unsigned i = 1; i < p->count; i++) {
+        const tb_ahead_range *r = &p->range[i];
+        if (r->map == run.map && r->first <= run.last + 1 + TB_AHEAD_GAP_PAGES &&
+            r->last < run.first + TB_AHEAD_RUN_PAGES) {
+            if (r->last > run.last)
+                run.last = r->last;
+            continue;
+        }
+        ask_pages(run.first, run.last);
+        run = *r;
+    }
+    ask_pages(run.first, run.last);
+    p->count = 0;
 }
 
 static void runs_ask_all(tb_read_ahead *ra)
 {
-    for (int i = 0; i < TB_AHEAD_RUNS; i++)
-        run_ask(&ra->run[i]);
+    if (ra->mem)
+        for (int i = 0; i < TB_AHEAD_RUNS; i++)
+            pending_ask(&ra->mem->pending[i]);
+}
+
+static unsigned asked_slot(uintptr_t page)
+{
+    return (unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) & (TB_AHEAD_ASKED - 1);
+}
+
+/* The slot that keeps map's density in this pass. */
+static tb_ahead_density *density_slot(tb_read_ahead *ra, const tb_map *map)
+{
+    uint64_t h = (uint64_t)((uintptr_t)map >> 4) * 0x9e3779b97f4a7c15ULL;
+    return &ra->density[(unsigned)(h >> 60) & (TB_AHEAD_DENSITIES - 1)];
+}
+
+/* The pass's new block pages in map's file lie TB_AHEAD_DENSE_GAP pages
+ * apart or less on average, over TB_AHEAD_DENSE_MIN_PAGES pages or more. */
+static int dense_in(tb_read_ahead *ra, const tb_map *map)
+{
+    const tb_ahead_density *d = density_slot(ra, map);
+    return d->map == map && d->pages >= TB_AHEAD_DENSE_MIN_PAGES &&
+           d->high - d->low < (uintptr_t)d->pages * TB_AHEAD_DENSE_GAP;
+}
+
+/* Count a new block page of map's. */
+static void density_count(tb_read_ahead *ra, const tb_map *map, uintptr_t page)
+{
+    tb_ahead_density *d = density_slot(ra, map);
+    if (d->map != map) {
+        d->map = map;
+        d->low = d->high = page;
+        d->pages = 0;
+    }
+    d->pages++;
+    if (page < d->low)
+        d->low = page;
+    if (page > d->high)
+        d->high = page;
 }
 
 void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step, int run)
@@ -78,27 +145,35 @@ void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step,
     if (!tb_pairs_ahead_range(t->pairs, t->map, t->idx, step, &addr, &len))
         return;
     uintptr_t first = (uintptr_t)addr >> 12, last = ((uintptr_t)addr + len - 1) >> 12;
-    if (ra->mem) {
-        uint32_t *asked = &ra->mem->asked[(unsigned)((first * 0x9e3779b97f4a7c15ULL) >> 40) &
-                                          (TB_AHEAD_ASKED - 1)];
-        if (*asked == (uint32_t)first && last == first)
-            return;
-        *asked = (uint32_t)first;
-    }
-    tb_ahead_run *r = &ra->run[run];
-    /* The pages between two reads of one mapping are mapped too: a run
-     * never leaves its table's file. */
-    if (r->map == t->map && first >= r->first && first <= r->last + 1 + TB_AHEAD_GAP_PAGES &&
-        last < r->first + TB_AHEAD_RUN_PAGES) {
-        if (last > r->last)
-            r->last = last;
+    tb_ahead_memory *mem = ra->mem;
+    if (!mem) {
+        ask_pages(first, last);
         return;
     }
-    run_ask(r);
+    uint32_t *asked = &mem->asked[asked_slot(first)];
+    if (*asked == (uint32_t)first && last == first)
+        return;
+    *asked = (uint32_t)first;
+    if (step == TB_AHEAD_BLOCK)
+        density_count(ra, t->map, first);
+    if (dense_in(ra, t->map)) {
+        /* The pass reads most pages of this file, these among them: now,
+         * in the same request, they cost the device next to nothing. */
+        uintptr_t end = ((uintptr_t)t->map->data + t->map->size - 1) >> 12;
+        uintptr_t to = end - last > TB_AHEAD_DENSE_PAGES ? last + TB_AHEAD_DENSE_PAGES : end;
+        for (uintptr_t page = last + 1; page <= to; page++)
+            mem->asked[asked_slot(page)] = (uint32_t)page;
+        last = to;
+    }
+    tb_ahead_pending *p = &mem->pending[run];
+    if (p->count == TB_AHEAD_PENDING)
+        pending_ask(p);
+    if (!p->count)
+        p->since = ra->at;
+    tb_ahead_range *r = &p->range[p->count++];
     r->map = t->map;
     r->first = first;
     r->last = last;
-    r->since = ra->at;
 }
 
 /* Place k's targets into the ring, and their first step. */
@@ -242,6 +317,8 @@ void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
     ra->children = children;
     ra->lead = children ? 3 * C : 0;
     ra->context = context;
+    for (int i = 0; i < TB_AHEAD_DENSITIES; i++)
+        ra->density[i].map = NULL;
     runs_ask_all(ra); /* the last pass's */
     if (ra->mode == FATHOM_READ_AHEAD_OFF) {
         ra->window_end = (size_t)-1;
@@ -278,9 +355,12 @@ void tb_ahead_ask(tb_read_ahead *ra, size_t j)
 {
     size_t end = ra->n, own = j + ra->lead;
     ra->at = j;
-    for (int i = 0; i < TB_AHEAD_RUNS; i++)
-        if (ra->run[i].map && ra->run[i].since + TB_AHEAD_RUN_ROWS <= j)
-            run_ask(&ra->run[i]);
+    if (ra->mem)
+        for (int i = 0; i < TB_AHEAD_RUNS; i++) {
+            tb_ahead_pending *p = &ra->mem->pending[i];
+            if (p->count && p->since + TB_AHEAD_RUN_ROWS <= j)
+                pending_ask(p);
+        }
     if (own + 3 * D < end)
         ask_index(ra, own + 3 * D);
     if (own + 2 * D < end)

@@ -69,32 +69,72 @@ typedef unsigned (*tb_ahead_children_fn)(const void *context, size_t k, tb_ahead
 #define TB_AHEAD_ASKED 65536
 #endif
 
-/* Nearby pages asked as one call (a run): the sorted rows' reads of one
- * step land a page or two apart by the dozen when the batch is dense in
- * its table (100,000 KQRBvKQR rows in a 425 MB file: one row per 4 KiB),
- * and each call costs a system call and the device a request of its own,
- * where a run costs one of each for up to TB_AHEAD_RUN_PAGES pages.  Up to
- * TB_AHEAD_GAP_PAGES pages between two reads are read with them: a larger
- * read costs the device little more than a 4 KiB one (bench_cold.py, the
- * default WDL call, 5 paired rounds: 115,909 -> 144,848 rows/s reading
- * 292 -> 337 MB; madvise calls 66,504 -> 31,259; DTZ rows' children lie
- * apart and gain little).  A run is asked once it cannot grow, or when it has
- * waited TB_AHEAD_RUN_ROWS rows, so that its reads keep most of their
- * lead on the probe. */
+/* Nearby pages asked as one call (a run): the reads of one step land a
+ * page or two apart by the dozen when the batch is dense in its table
+ * (100,000 KQRBvKQR rows in a 425 MB file: one row per 4 KiB), and each
+ * call costs a system call and the device a request of its own (on a
+ * virtual disk a doorbell and an interrupt), where a run costs one of
+ * each for up to TB_AHEAD_RUN_PAGES pages.  So a step's reads wait in a
+ * buffer of their own (one per step, for the rows' reads and for their
+ * children's) for up to TB_AHEAD_RUN_ROWS rows, so that they keep most of
+ * their lead on the probe, and are then sorted and asked as runs, up to
+ * TB_AHEAD_GAP_PAGES pages between two reads read with them: a larger
+ * read costs the device little more than a 4 KiB one (the default WDL
+ * call: 115,909 -> 144,848 rows/s reading 292 -> 337 MB).  Sorted, since
+ * a DTZ row's two reads lie in two files and its children's all over
+ * theirs: taken in order, one run a step, they broke every run (cold DTZ,
+ * 100,000 rows: 130,000 device requests; sorted 113,000). */
 #ifndef TB_AHEAD_GAP_PAGES
 #define TB_AHEAD_GAP_PAGES 2
 #endif
+#ifndef TB_AHEAD_RUN_PAGES
 #define TB_AHEAD_RUN_PAGES 32
+#endif
+#ifndef TB_AHEAD_RUN_ROWS
 #define TB_AHEAD_RUN_ROWS 4
-/* Runs: one per step (TB_AHEAD_BLOCK .. TB_AHEAD_INDEX, 1..3), for the
- * rows' own reads and for their children's, which lie elsewhere. */
+#endif
+/* Buffers: one per step (TB_AHEAD_BLOCK .. TB_AHEAD_INDEX, 1..3), for the
+ * rows' own reads and for their children's, which lie elsewhere; a full
+ * one is asked at once. */
 #define TB_AHEAD_RUNS 6
+#ifndef TB_AHEAD_PENDING
+#define TB_AHEAD_PENDING 512
+#endif
 
-typedef struct tb_ahead_run {
-    const tb_map *map; /* NULL: no run */
+typedef struct tb_ahead_range {
+    const tb_map *map;
     uintptr_t first, last; /* page numbers, inclusive */
-    size_t since;          /* the place probed when the run began */
-} tb_ahead_run;
+} tb_ahead_range;
+
+/* Dense passes: where the new pages a pass asks in a file (block steps,
+ * the rows' and their children's) lie TB_AHEAD_DENSE_GAP pages apart or
+ * less on average, over TB_AHEAD_DENSE_MIN_PAGES of them or more, the pass
+ * reads most of the file sooner or later, so each read there takes the
+ * TB_AHEAD_DENSE_PAGES pages after it along: the same bytes in a fifth of
+ * the requests (bench_cold.py, cold DTZ, 100,000 KQRBvKQR rows read 605 MB
+ * of the 695: 130,000 requests -> 75,000, 655 MB).  A sparse pass (5,000
+ * rows) stays under the gap and reads what it did: taking pages along
+ * there cost it 15% (twice the bytes). */
+#ifndef TB_AHEAD_DENSE_GAP
+#define TB_AHEAD_DENSE_GAP 8
+#endif
+#ifndef TB_AHEAD_DENSE_PAGES
+#define TB_AHEAD_DENSE_PAGES 7
+#endif
+#define TB_AHEAD_DENSE_MIN_PAGES 64
+
+typedef struct tb_ahead_density {
+    const tb_map *map; /* NULL: none yet */
+    uintptr_t low, high; /* the lowest and highest block page counted */
+    size_t pages; /* new block pages asked */
+} tb_ahead_density;
+#define TB_AHEAD_DENSITIES 16 /* files kept track of, by hash */
+
+typedef struct tb_ahead_pending {
+    tb_ahead_range range[TB_AHEAD_PENDING];
+    unsigned count;
+    size_t since; /* the place probed when the first range came */
+} tb_ahead_pending;
 
 /* Rows a fault count covers (FATHOM_READ_AHEAD_AUTO); the major faults
  * among them that turn read-ahead on for the next window, and the faults
@@ -103,20 +143,21 @@ typedef struct tb_ahead_run {
 #define TB_AHEAD_START_FAULTS 4
 #define TB_AHEAD_KEEP_FAULTS 8
 
-/* The larger part of a thread's read-ahead (about 0.5 MB), allocated when
+/* The larger part of a thread's read-ahead (about 0.6 MB), allocated when
  * it first asks for reads: a batch on tables in memory, whose read-ahead
  * never turns on, does not pay for clearing it. */
 typedef struct tb_ahead_memory {
     tb_ahead_target child[TB_AHEAD_CHILD_RING][TB_AHEAD_CHILD_TARGETS]; /* by place */
     uint8_t child_count[TB_AHEAD_CHILD_RING];
     uint32_t asked[TB_AHEAD_ASKED]; /* pages asked for lately, by hash */
+    tb_ahead_pending pending[TB_AHEAD_RUNS]; /* by step, waiting to be asked */
 } tb_ahead_memory;
 
 typedef struct tb_read_ahead {
     tb_ahead_target ring[TB_AHEAD_RING][TB_AHEAD_TARGETS]; /* by place mod RING */
     uint8_t count[TB_AHEAD_RING];
-    tb_ahead_run run[TB_AHEAD_RUNS];
     size_t at;           /* the place being probed (tb_ahead_ask) */
+    tb_ahead_density density[TB_AHEAD_DENSITIES]; /* this pass's, by file */
     tb_ahead_memory *mem; /* NULL until asking starts, or without memory:
                              then no children are asked, nor pages remembered */
     int mode;            /* FATHOM_READ_AHEAD_* */
@@ -149,9 +190,9 @@ TB_INTERNAL void tb_ahead_release(tb_read_ahead *ra);
 TB_INTERNAL void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
                                 tb_ahead_children_fn children, const void *context);
 
-/* Ask for one step of target t (tb_pairs_ahead_range), in run `run`
+/* Ask for one step of target t (tb_pairs_ahead_range), in buffer `run`
  * (step - 1, plus 3 for a child's): nothing if its page was asked for
- * lately, else into the run, or the run is asked and a new one begins. */
+ * lately, else into the buffer (asked at once without memory). */
 TB_INTERNAL void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step,
                                       int run);
 
