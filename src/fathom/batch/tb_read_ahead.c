@@ -26,8 +26,16 @@
 
 #include "fathom.h"
 #include "platform/tb_platform.h"
+#include "probe/tb_instance.h" /* tb_hash_home */
 
 #include <stdlib.h>
+
+/* A pass starts with no file's density counted. */
+static void densities_forget(tb_read_ahead *ra)
+{
+    for (int i = 0; i < TB_AHEAD_DENSITIES; i++)
+        ra->density[i].map = NULL;
+}
 
 void tb_ahead_init(tb_read_ahead *ra, int mode, unsigned batch_threads)
 {
@@ -43,8 +51,7 @@ void tb_ahead_init(tb_read_ahead *ra, int mode, unsigned batch_threads)
     ra->lead = 0;
     ra->at = 0;
     ra->mem = NULL;
-    for (int i = 0; i < TB_AHEAD_DENSITIES; i++)
-        ra->density[i].map = NULL;
+    densities_forget(ra);
     ra->targets = NULL;
     ra->children = NULL;
     ra->context = NULL;
@@ -109,23 +116,12 @@ static unsigned asked_slot(uintptr_t page)
 /* The slot that keeps map's density in this pass. */
 static tb_ahead_density *density_slot(tb_read_ahead *ra, const tb_map *map)
 {
-    uint64_t h = (uint64_t)((uintptr_t)map >> 4) * 0x9e3779b97f4a7c15ULL;
-    return &ra->density[(unsigned)(h >> 60) & (TB_AHEAD_DENSITIES - 1)];
+    return &ra->density[tb_hash_home((tb_key)((uintptr_t)map >> 4), TB_AHEAD_DENSITY_BITS)];
 }
 
-/* The pass's new block pages in map's file lie TB_AHEAD_DENSE_GAP pages
- * apart or less on average, over TB_AHEAD_DENSE_MIN_PAGES pages or more. */
-static int dense_in(tb_read_ahead *ra, const tb_map *map)
+/* Count a new block page of map's in slot d. */
+static void density_count(tb_ahead_density *d, const tb_map *map, uintptr_t page)
 {
-    const tb_ahead_density *d = density_slot(ra, map);
-    return d->map == map && d->pages >= TB_AHEAD_DENSE_MIN_PAGES &&
-           d->high - d->low < (uintptr_t)d->pages * TB_AHEAD_DENSE_GAP;
-}
-
-/* Count a new block page of map's. */
-static void density_count(tb_read_ahead *ra, const tb_map *map, uintptr_t page)
-{
-    tb_ahead_density *d = density_slot(ra, map);
     if (d->map != map) {
         d->map = map;
         d->low = d->high = page;
@@ -136,6 +132,15 @@ static void density_count(tb_read_ahead *ra, const tb_map *map, uintptr_t page)
         d->low = page;
     if (page > d->high)
         d->high = page;
+}
+
+/* The pass's new block pages in map's file (slot d) lie
+ * TB_AHEAD_DENSE_GAP pages apart or less on average, over
+ * TB_AHEAD_DENSE_MIN_PAGES pages or more. */
+static int dense_in(const tb_ahead_density *d, const tb_map *map)
+{
+    return d->map == map && d->pages >= TB_AHEAD_DENSE_MIN_PAGES &&
+           d->high - d->low < (uintptr_t)d->pages * TB_AHEAD_DENSE_GAP;
 }
 
 void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step, int run)
@@ -154,9 +159,10 @@ void tb_ahead_target_step(tb_read_ahead *ra, const tb_ahead_target *t, int step,
     if (*asked == (uint32_t)first && last == first)
         return;
     *asked = (uint32_t)first;
+    tb_ahead_density *d = density_slot(ra, t->map);
     if (step == TB_AHEAD_BLOCK)
-        density_count(ra, t->map, first);
-    if (dense_in(ra, t->map)) {
+        density_count(d, t->map, first);
+    if (dense_in(d, t->map)) {
         /* The pass reads most pages of this file, these among them: now,
          * in the same request, they cost the device next to nothing. */
         uintptr_t end = ((uintptr_t)t->map->data + t->map->size - 1) >> 12;
@@ -317,8 +323,7 @@ void tb_ahead_begin(tb_read_ahead *ra, size_t n, tb_ahead_targets_fn targets,
     ra->children = children;
     ra->lead = children ? 3 * C : 0;
     ra->context = context;
-    for (int i = 0; i < TB_AHEAD_DENSITIES; i++)
-        ra->density[i].map = NULL;
+    densities_forget(ra);
     runs_ask_all(ra); /* the last pass's */
     if (ra->mode == FATHOM_READ_AHEAD_OFF) {
         ra->window_end = (size_t)-1;

@@ -128,7 +128,8 @@ typedef struct tb_ahead_density {
     uintptr_t low, high; /* the lowest and highest block page counted */
     size_t pages; /* new block pages asked */
 } tb_ahead_density;
-#define TB_AHEAD_DENSITIES 16 /* files kept track of, by hash */
+#define TB_AHEAD_DENSITY_BITS 4 /* 16 files kept track of, by hash */
+#define TB_AHEAD_DENSITIES (1 << TB_AHEAD_DENSITY_BITS)
 
 typedef struct tb_ahead_pending {
     tb_ahead_range range[TB_AHEAD_PENDING];
