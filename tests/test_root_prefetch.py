@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ import pytest
 from support import positions
 from support.c_programs import CDIR, CORE, FATHOM_BUILD, STRICT, cc, core_files
 from support.c_programs import run as run_c
-from support.page_drop import drop_tables
+from support.page_drop import drop, drop_tables
 
 CHILD = Path(__file__).resolve().parent / "support" / "cold_root.py"
 WRITER = Path(__file__).resolve().parent / "support" / "syzygy_writer.py"
@@ -179,3 +180,45 @@ def test_warm_root_probes_asked_ahead_take_no_faults(tables: Path, fens: Path,
     assert found, out
     assert int(found[1]) > 150, f"the test probes too little: {out}"
     assert int(found[2]) < 20, f"warm root probes asked ahead took page faults: {out}"
+
+
+# A fresh process: the first probe of a table opens it (tb_table_open).
+FIRST_PROBE = """
+import resource, sys, chess, pyfathom
+tb = pyfathom.open_tablebase(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_majflt
+wdl = tb.probe_wdl(chess.Board(sys.argv[2]))
+print(wdl, resource.getrusage(resource.RUSAGE_SELF).ru_majflt - before)
+"""
+NO_CAPTURES = "7r/8/8/3k4/8/1R6/1P6/4K3 w - - 0 1"  # KRPvKR: its probe opens KRPvKR.rtbw alone
+
+
+def test_a_cold_tables_head_comes_in_one_read(syzygy5_dir: Path, tmp_path: Path) -> None:
+    """Opening a table parses its head, the header and every stream's
+    symbol tables: 98,642 bytes of the real KRPvKR.rtbw (4 files, 2
+    sides).  Read as the parser comes to it, that was one major fault
+    after another (the first WDL and DTZ probes of a cold KRPvKR took 28
+    together); the core asks for the file's first 128 KiB at once when it
+    maps it, so the head costs about one read (tb_table_open)."""
+    import chess
+    import chess.syzygy
+
+    from pyfathom._bindings.lowlevel import file_resident
+
+    def resident() -> int:  # mincore alone (pyfathom.tables.residency reads the header)
+        status, counts = file_resident(str(table), [(0, table.stat().st_size)])
+        assert status == 0
+        return counts[0]
+
+    table = tmp_path / "KRPvKR.rtbw"
+    shutil.copyfile(syzygy5_dir / "KRPvKR.rtbw", table)
+    drop(table)
+    assert resident() == 0, "the copy's pages were not dropped: not a cold test"
+    proc = subprocess.run([sys.executable, "-c", FIRST_PROBE, str(tmp_path), NO_CAPTURES],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    wdl, faults = map(int, proc.stdout.split())
+    with chess.syzygy.open_tablebase(str(syzygy5_dir)) as oracle:
+        assert wdl == oracle.probe_wdl(chess.Board(NO_CAPTURES))
+    assert resident() > 98_642, "the head was not read"
+    assert faults <= 4, f"the first probe of a cold table took {faults} major faults"

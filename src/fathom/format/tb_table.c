@@ -829,6 +829,12 @@ static int layout_fills_file(const tb_table *t)
     return end == 0 || ((end + 63) & ~(uint64_t)63) + 16 == t->map.size;
 }
 
+/* Bytes of a table file asked for when it is mapped: the longest heads,
+ * those of pawn tables (4 files, 2 sides, up to 4,095 symbols a stream),
+ * are about 100 KB; the rest of the 128 KiB is index entries, which
+ * probes read next. */
+#define HEAD_READ ((size_t)128 * 1024)
+
 int tb_table_open(tb_table *t, const char *path, const char *prefix, const void *data,
                   size_t size, const tb_material *mat, int is_dtz, const tb_consts *c)
 {
@@ -845,6 +851,13 @@ int tb_table_open(tb_table *t, const char *path, const char *prefix, const void 
             return status;
         }
     }
+    /* The parser reads the head (header and every stream's symbol tables)
+     * from the front on: asked for at once, it comes in about one read
+     * rather than a major fault a page (the first WDL probe of a cold
+     * KRPvKR, 98,642 bytes of head: 28 faults, now 1-2).  Nothing to ask
+     * for the caller's bytes, nor a head on a prefix file's fast storage. */
+    if (!data && !prefix)
+        tb_os_prefetch(t->map.data, t->map.size < HEAD_READ ? t->map.size : HEAD_READ);
     status = parse_table(t, mat, c);
     if (status == FATHOM_OK && prefix != NULL && !layout_fills_file(t))
         status = FATHOM_ERR_CORRUPT;

@@ -59,9 +59,10 @@
 #define PREFETCH_MIN_PIECES 6
 /* Targets kept for one position's captures and for one child's search (a
  * 7-piece position rarely has more than 30 captures and 80 quiet moves'
- * values; the rest are read as their probes come to them). */
+ * values, and those 80 positions some 800 captures; the rest are read as
+ * their probes come to them). */
 #define PREFETCH_CAPTURES 64
-#define PREFETCH_SEARCH 192
+#define PREFETCH_SEARCH 1024
 
 typedef struct wave_memory {
     tb_ahead_target target[PREFETCH_TARGETS];
@@ -173,13 +174,18 @@ void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int with_dtz)
     }
     wave_ask_all(&w);
     /* The children whose DTZ probe searches: their quiet children's reads
-     * (tb_search_targets reads the child's WDL value, asked just above). */
+     * (tb_search_targets reads the child's WDL value, asked just above),
+     * and those quiet children's captures, which each of their WDL probes
+     * tries first: 300 cold KQRBvKQR root probes took 6.2 major faults
+     * each without them, 1.2 with (and 300 /standard requests' probes
+     * 3,176 and 2,292 after read_ahead_moves, with 20% less time). */
     for (int i = 0; i < n; i++) {
         if (!searches[i])
             continue;
         tb_pos child;
         tb_do_move(pos, legal[i], &child);
-        w.n += tb_search_targets(tb, &child, wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
+        w.n += tb_search_targets(tb, &child, 1, wave_room(&w, PREFETCH_SEARCH),
+                                 PREFETCH_SEARCH);
     }
     wave_ask_all(&w);
     wave_close(tb, &w);
@@ -202,8 +208,8 @@ void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t n)
         wave_ask_all(&w);
         for (size_t i = 0; i < count; i++)
             if (searches[i])
-                w.n += tb_search_targets(tb, &pos[first + i], wave_room(&w, PREFETCH_SEARCH),
-                                         PREFETCH_SEARCH);
+                w.n += tb_search_targets(tb, &pos[first + i], 0,
+                                         wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
         wave_ask_all(&w);
     }
     wave_close(tb, &w);

@@ -468,11 +468,13 @@ unsigned tb_batch_row_children_targets(const tb_batch_rows *rows, size_t i,
     tb_pos pos;
     if (!rows->dtz_out || !row_position(rows, i, &pos))
         return 0;
-    return tb_search_targets(rows->tb, &pos, out, cap);
+    /* Not the children's own captures: in a batch, asking for them cost
+     * more time than the reads they spared. */
+    return tb_search_targets(rows->tb, &pos, 0, out, cap);
 }
 
-unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos, tb_ahead_target *out,
-                           unsigned cap)
+unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos, int their_captures,
+                           tb_ahead_target *out, unsigned cap)
 {
     /* Every DTZ probe's WDL probe tries its captures first. */
     unsigned count = tb_capture_targets(tb, pos, out, cap);
@@ -496,9 +498,9 @@ unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos, tb_ahead_targ
     for (int m = 0; m < n && count + TB_AHEAD_TARGETS <= cap; m++) {
         tb_pos child;
         tb_do_move(pos, moves[m], &child);
-        /* Not the child's own captures: asking for them cost more time
-         * than the reads they spared (tb_read_ahead.h). */
         count += tb_position_targets(tb, &child, 1, out + count, &unstored);
+        if (their_captures)
+            count += tb_capture_targets(tb, &child, out + count, cap - count);
     }
     return count;
 }

@@ -119,9 +119,12 @@ TB_INTERNAL unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos,
 /* The reads of pos's DTZ probe beyond its own values: its captures' WDL
  * values and, where its DTZ table holds the other side to move and its
  * WDL value (read here) is not a draw, every quiet child's WDL and DTZ
- * values (the ply it searches); at most cap, into out; RETURN how many. */
+ * values (the ply it searches), with their_captures the WDL values of
+ * those children's captures too (each child's WDL probe tries them
+ * first); at most cap, into out; RETURN how many. */
 TB_INTERNAL unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos,
-                                       tb_ahead_target *out, unsigned cap);
+                                       int their_captures, tb_ahead_target *out,
+                                       unsigned cap);
 
 /* ---- A root probe's reads asked for together (tb_prefetch.c) ---- */
 
