@@ -89,14 +89,18 @@ def test_waves_take_the_faults_off_the_probing_thread(tables: Path, fens: Path) 
 
 def test_read_ahead_moves_before_a_servers_probes(tables: Path, fens: Path) -> None:
     """``Tablebase.read_ahead_moves`` then each move's DTZ, as ``pyfathom
-    serve`` answers a position: the same DTZs, with a fraction of the
-    major faults of the probes alone."""
+    serve`` answers a position: the same DTZs, with a small fraction of
+    the major faults of the probes alone.  Every move's DTZ is asked, a
+    capture's too (a root probe ranks a capture by its WDL, the server
+    shows its DTZ): asked as a root probe's, the 300 positions here took
+    142 major faults against 1,484 without, asked as the server's 8
+    against 1,275."""
     off, ahead = (run(tables, fens, mode, True, "moves") for mode in ("off", "auto"))
     assert off["answers"] == ahead["answers"]
     assert sum(len(a) for a in off["answers"]) > 10 * len(off["answers"])
     assert off["major_faults"] > 1000, f"the cold run was not cold: {off['major_faults']} faults"
-    assert ahead["major_faults"] < off["major_faults"] // 3, (off["major_faults"],
-                                                              ahead["major_faults"])
+    assert ahead["major_faults"] < off["major_faults"] // 20, (off["major_faults"],
+                                                               ahead["major_faults"])
 
 
 def test_root_wdl_probes_read_ahead(tables: Path, fens: Path) -> None:

@@ -318,7 +318,8 @@ class BoardProbes:
 
     def read_ahead_moves(self, board: chess.Board) -> None:
         """Ask the system for the table reads that probing ``board`` and
-        the position after each of its legal moves will make, all at once,
+        the position after each of its legal moves will make (WDL and DTZ,
+        a capture's DTZ too, and the reads of their DTZ searches), all at once,
         before probing them (``fathom_read_ahead_moves``): on tables not in
         the page cache the probes that follow find their pages read or on
         their way, instead of each waiting for its reads in turn.  What

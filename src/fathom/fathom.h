@@ -448,10 +448,11 @@ int fathom_read_ahead(const fathom_tb *tb);
 
 /*
  * Ask the system for the table reads that probing board and the position
- * after each of its legal moves will make (a root probe's, as above: its
- * WDL and DTZ values, its moves', and their searches' children), for a
- * caller that probes those positions itself, such as a server answering
- * one position with every move's values from several threads.  Returns
+ * after each of its legal moves will make (its WDL and DTZ values, every
+ * move's, a capture's DTZ too, and their searches' children and those
+ * children's captures), for a caller that probes those positions itself,
+ * such as a server answering one position with every move's values from
+ * several threads.  Returns
  * once the reads are asked for (the index and block-length entries they
  * depend on are then in memory); the probes that follow find their pages
  * read or on their way.  Only the tables already mapped are covered (the

@@ -156,7 +156,7 @@ static void wave_gather(tb_waves *w, const fathom_tb *tb, const tb_pos *pos, int
     w->n += tb_position_targets(tb, pos, with_dtz, wave_room(w, TB_AHEAD_TARGETS), searches);
 }
 
-void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int with_dtz)
+void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
 {
     tb_waves w;
     wave_open(tb, &w);
@@ -164,12 +164,13 @@ void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int with_dtz)
     unsigned char searches[TB_MAX_LEGAL];
     int root_searches;
     int n = tb_gen_legal(pos, TB_GEN_ALL, legal);
-    wave_gather(&w, tb, pos, with_dtz, &root_searches);
+    wave_gather(&w, tb, pos, what != TB_PREFETCH_WDL, &root_searches);
     for (int i = 0; i < n; i++) {
         tb_pos child;
         int s = 0;
         tb_do_move(pos, legal[i], &child);
-        wave_gather(&w, tb, &child, with_dtz && child.rule50 != 0, &s);
+        int with_dtz = what == TB_PREFETCH_MOVES || (what == TB_PREFETCH_ROOT && child.rule50 != 0);
+        wave_gather(&w, tb, &child, with_dtz, &s);
         searches[i] = (unsigned char)(with_dtz && s);
     }
     wave_ask_all(&w);
@@ -228,11 +229,11 @@ int tb_prefetch_decide(fathom_tb *tb, int pieces, tb_prefetch_watch *watch)
     return watch->asked;
 }
 
-void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, int with_dtz,
+void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, int what,
                        tb_prefetch_watch *watch)
 {
     if (tb_prefetch_decide(tb, tb_popcount(pos->color[0] | pos->color[1]), watch))
-        tb_prefetch_root(tb, pos, with_dtz);
+        tb_prefetch_root(tb, pos, what);
 }
 
 void tb_prefetch_end(fathom_tb *tb, const tb_prefetch_watch *watch)

@@ -967,7 +967,7 @@ int fathom_read_ahead_moves(fathom_tb *tb, const fathom_board *board)
     int status = prepare_board(tb, &pos, board);
     if (status == FATHOM_OK && tb_rules_are_inline(tb) &&
         tb_atomic_load_relaxed(&tb->read_ahead) != FATHOM_READ_AHEAD_OFF)
-        tb_prefetch_root(tb, &pos, 1);
+        tb_prefetch_root(tb, &pos, TB_PREFETCH_MOVES);
     return status;
 }
 
@@ -988,7 +988,7 @@ int tb_probe_root_moves(fathom_tb *tb, const fathom_board *board, int wdl_root,
     }
     pos.rule50 = (uint8_t)(board->halfmove > 255 ? 255 : board->halfmove);
     tb_prefetch_watch watch;
-    tb_prefetch_begin(tb, &pos, 1, &watch);
+    tb_prefetch_begin(tb, &pos, TB_PREFETCH_ROOT, &watch);
     int root_dtz, root_precise, root_wdl = 0, from_moves = 0;
     status = any_probe_dtz(&pr, &pos, &root_dtz, &root_precise);
     if (status == FATHOM_ERR_MISSING_TABLE && pr.failure.is_dtz && wdl_root &&
@@ -1075,7 +1075,7 @@ int fathom_probe_root_wdl(fathom_tb *tb, const fathom_board *board,
     int status = prepare_board(tb, &pos, board);
     tb_prefetch_watch watch = {0, 0, 0, 0};
     if (status == FATHOM_OK) {
-        tb_prefetch_begin(tb, &pos, 0, &watch);
+        tb_prefetch_begin(tb, &pos, TB_PREFETCH_WDL, &watch);
         status = any_probe_wdl(&pr, &pos, wdl);
     }
     tb_move legal[TB_MAX_LEGAL];

@@ -135,11 +135,20 @@ typedef struct tb_prefetch_watch {
     uint64_t major, minor; /* the thread's faults before */
 } tb_prefetch_watch;
 
+/* Which reads tb_prefetch_root asks for. */
+enum {
+    TB_PREFETCH_WDL,   /* WDL probes' only (fathom_probe_root_wdl: no DTZ, no search) */
+    TB_PREFETCH_ROOT,  /* and the DTZ probes of the position and of the moves that do
+                        * not zero: a root probe ranks a zeroing move by its WDL */
+    TB_PREFETCH_MOVES  /* and every move's DTZ probe (fathom_read_ahead_moves: its
+                        * caller probes each move's DTZ, a capture's too) */
+};
+
 /* Ask for the reads of pos's probe and of every probe of the position
- * after each legal move, in waves (index entries, then block-length
- * entries, then blocks), then those of the children's searches; with_dtz
- * 0: their WDL probes' only (fathom_probe_root_wdl: no DTZ, no search). */
-TB_INTERNAL void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int with_dtz);
+ * after each legal move (`what`: TB_PREFETCH_*), in waves (index entries,
+ * then block-length entries, then blocks), then those of the children's
+ * searches. */
+TB_INTERNAL void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what);
 
 /* Ask for the reads of the DTZ probes of pos[0 .. n) (each one's WDL and
  * DTZ values, its captures' WDL values, its search's reads), a few
@@ -153,10 +162,10 @@ TB_INTERNAL void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t 
  * probes. */
 TB_INTERNAL int tb_prefetch_decide(fathom_tb *tb, int pieces, tb_prefetch_watch *watch);
 
-/* Before a root probe of pos: tb_prefetch_root (with_dtz as there) if the
+/* Before a root probe of pos: tb_prefetch_root (`what` as there) if the
  * instance's read-ahead mode says so (tb_prefetch_decide); after it,
  * tb_prefetch_end. */
-TB_INTERNAL void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, int with_dtz,
+TB_INTERNAL void tb_prefetch_begin(fathom_tb *tb, const tb_pos *pos, int what,
                                    tb_prefetch_watch *watch);
 TB_INTERNAL void tb_prefetch_end(fathom_tb *tb, const tb_prefetch_watch *watch);
 
