@@ -452,11 +452,11 @@ int fathom_read_ahead(const fathom_tb *tb);
  * move's, a capture's DTZ too, and their searches' children and those
  * children's captures), for a caller that probes those positions itself,
  * such as a server answering one position with every move's values from
- * several threads.  Returns
- * once the reads are asked for (the index and block-length entries they
- * depend on are then in memory); the probes that follow find their pages
- * read or on their way.  Only the tables already mapped are covered (the
- * first probe of a table maps it).  Standard chess, POSIX; elsewhere, and
+ * several threads.  Returns once the reads are asked for (the index and
+ * block-length entries they depend on are then in memory); the probes
+ * that follow find their pages read or on their way.  Only the tables
+ * already mapped are covered (the first probe of a table maps it).
+ * Standard chess, POSIX; elsewhere, and
  * with the instance's mode FATHOM_READ_AHEAD_OFF, nothing is asked.
  * Answers never change.  Asking costs a system call per page even when
  * it is in memory: for tables on disk.  RETURN: FATHOM_OK, or the status
