@@ -326,7 +326,9 @@ class BoardProbes:
         :func:`pyfathom.server.lichess.probe_document` calls for 6-7-piece
         positions.  :meth:`probe_root` does it by itself (:attr:`read_ahead`).
 
-        Only tables already mapped are covered; nothing is asked with
+        The tables of the position's and its moves' own values are opened
+        first; the others (their captures' and searches') are covered once
+        a probe has opened them.  Nothing is asked with
         :attr:`read_ahead` ``"off"``, for a variant, or for a board the
         tables cannot probe (no error: the probes that follow raise it).
         Answers never change; on tables in memory it only costs time.

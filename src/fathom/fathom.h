@@ -454,9 +454,10 @@ int fathom_read_ahead(const fathom_tb *tb);
  * such as a server answering one position with every move's values from
  * several threads.  Returns once the reads are asked for (the index and
  * block-length entries they depend on are then in memory); the probes
- * that follow find their pages read or on their way.  Only the tables
- * already mapped are covered (the first probe of a table maps it).
- * Standard chess, POSIX; elsewhere, and
+ * that follow find their pages read or on their way.  The tables of the
+ * position's and its moves' own values are opened first where no probe
+ * has yet; others (their captures' and searches') are covered once a
+ * probe has opened them.  Standard chess, POSIX; elsewhere, and
  * with the instance's mode FATHOM_READ_AHEAD_OFF, nothing is asked.
  * Answers never change.  Asking costs a system call per page even when
  * it is in memory: for tables on disk.  RETURN: FATHOM_OK, or the status

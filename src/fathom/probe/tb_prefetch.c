@@ -156,6 +156,22 @@ static void wave_gather(tb_waves *w, const fathom_tb *tb, const tb_pos *pos, int
     w->n += tb_position_targets(tb, pos, with_dtz, wave_room(w, TB_AHEAD_TARGETS), searches);
 }
 
+/* Open pos's own tables (WDL and, with_dtz, DTZ) where no probe has yet:
+ * the waves ask only in mapped tables (tb_position_targets), so in a table
+ * that pos's probe would open itself, the reads of every probe would come
+ * one after another (300 cold KQRBvKQR requests: 488 major faults in the
+ * first 30's probes after asking).  Its probe, next, needs them; a table
+ * that fails to open fails that probe as before (the slot keeps its
+ * verdict, tb_slot_load). */
+static void open_own_tables(fathom_tb *tb, const tb_pos *pos, int with_dtz)
+{
+    tb_entry *e = tb_lookup(tb, tb_key_of(pos, 0));
+    if (e && e->wdl.path)
+        (void)tb_slot_ready(tb, e, &e->wdl, 0);
+    if (e && with_dtz && e->dtz.path)
+        (void)tb_slot_ready(tb, e, &e->dtz, 1);
+}
+
 void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
 {
     tb_waves w;
@@ -164,12 +180,14 @@ void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
     unsigned char searches[TB_MAX_LEGAL];
     int root_searches;
     int n = tb_gen_legal(pos, TB_GEN_ALL, legal);
+    open_own_tables(tb, pos, what != TB_PREFETCH_WDL);
     wave_gather(&w, tb, pos, what != TB_PREFETCH_WDL, &root_searches);
     for (int i = 0; i < n; i++) {
         tb_pos child;
         int s = 0;
         tb_do_move(pos, legal[i], &child);
         int with_dtz = what == TB_PREFETCH_MOVES || (what == TB_PREFETCH_ROOT && child.rule50 != 0);
+        open_own_tables(tb, &child, with_dtz);
         wave_gather(&w, tb, &child, with_dtz, &s);
         searches[i] = (unsigned char)(with_dtz && s);
     }
