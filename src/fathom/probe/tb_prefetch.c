@@ -211,7 +211,10 @@ void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
 
 /* Positions whose DTZ reads are gathered together, then their searches'
  * (a wave that fills up is asked as it goes, wave_room): a game's probed
- * stretch rarely has more. */
+ * stretch rarely has more.  The searches' children's captures are asked
+ * too, as a root's: annotating 200 cold KQRBvKQR games took 648 major
+ * faults with them, 971 without (the time within the noise: 2.10-2.46 s
+ * against 2.35-2.39). */
 #define PREFETCH_POSITIONS 64
 
 void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t n)
@@ -226,7 +229,7 @@ void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t n)
         wave_ask_all(&w);
         for (size_t i = 0; i < count; i++)
             if (searches[i])
-                w.n += tb_search_targets(tb, &pos[first + i], 0,
+                w.n += tb_search_targets(tb, &pos[first + i], 1,
                                          wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
         wave_ask_all(&w);
     }
