@@ -180,8 +180,9 @@ void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
     unsigned char searches[TB_MAX_LEGAL];
     int root_searches;
     int n = tb_gen_legal(pos, TB_GEN_ALL, legal);
-    open_own_tables(tb, pos, what != TB_PREFETCH_WDL);
-    wave_gather(&w, tb, pos, what != TB_PREFETCH_WDL, &root_searches);
+    int root_dtz = what != TB_PREFETCH_WDL;
+    open_own_tables(tb, pos, root_dtz);
+    wave_gather(&w, tb, pos, root_dtz, &root_searches);
     for (int i = 0; i < n; i++) {
         tb_pos child;
         int s = 0;
