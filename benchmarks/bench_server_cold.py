@@ -11,7 +11,8 @@ the distributions of response times compared), on this machine:
   0.9 GB, written once into ``benchmarks/bin/cold-tables/``), or
   ``--tables DIR`` with ``--materials`` naming what it holds;
 - the log: ``--requests`` requests, written once (seeded) to
-  ``benchmarks/bin/`` (or ``--log FILE``) and replayed as it is: one
+  ``benchmarks/bin/`` (or ``--log FILE``; a file of other options is an
+  error, never overwritten) and replayed as it is: one
   ``GET /standard`` per distinct random position of the materials, and
   every ``--batch-every``-th request a ``POST /standard/batch`` of
   ``--batch-size`` other distinct positions;
@@ -60,14 +61,17 @@ from support import positions  # noqa: E402
 from support import syzygy_writer as writer  # noqa: E402
 
 DEFAULT_MATERIALS = ("KQRBvKQR", "KRPvKRP")
-MODES = ("off", "threads", "batch", "threads+prefix", "threads+noahead", "off+noahead")
+MODES = ("off", "threads", "batch", "threads+prefix", "threads+index", "threads+noahead",
+         "off+noahead")
 """The ``PYFATHOM_SERVE_TOGETHER`` modes; ``threads+noahead`` and ``off+noahead``: those
 without asking for a position's moves' reads together first
-(``PYFATHOM_SERVE_READ_AHEAD=off``, as before); and ``threads+prefix``: threads,
+(``PYFATHOM_SERVE_READ_AHEAD=off``, as before); ``threads+prefix``: threads,
 with ``--hot-prefix`` over lila-tablebase prefix files of every table
 (written once beside the tables' folder, see :func:`prefix_folder`),
 whose pages are not dropped: a table's head on storage that stays fast,
-as lichess keeps it on NVMe."""
+as lichess keeps it on NVMe; and ``threads+index``: threads, with every
+table's index parts read back into the page cache after the drop
+(``pyfathom warm --what index``), the rest cold."""
 ENV_TOGETHER = "PYFATHOM_SERVE_TOGETHER"  # pyfathom.server.app.ENV_TOGETHER
 ENV_READ_AHEAD = "PYFATHOM_SERVE_READ_AHEAD"  # pyfathom.server.app.ENV_READ_AHEAD
 
@@ -108,17 +112,31 @@ def _positions(materials: Sequence[str], n: int, rng: random.Random) -> list[str
     return fens
 
 
+class LogMismatch(Exception):
+    """A request log file that holds another log than the one asked for."""
+
+
 def make_log(path: Path, materials: Sequence[str], requests: int, batch_every: int,
              batch_size: int, seed: int = 41) -> list[dict[str, Any]]:
     """The request log (one JSON object a line: ``{"kind": "standard",
     "fen": ...}`` or ``{"kind": "batch", "fens": [...]}``), written once:
-    read back as it is when it exists with the same parameters."""
+    read back as it is when it exists with the same parameters.
+
+    :raises LogMismatch: ``path`` exists and is not a log of these
+        parameters (it is left as it is: a recorded log is never
+        overwritten)."""
     header = {"materials": list(materials), "requests": requests, "batch_every": batch_every,
               "batch_size": batch_size, "seed": seed}
-    if path.is_file():
-        lines = path.read_text().splitlines()
-        if lines and json.loads(lines[0]) == header:
-            return [json.loads(line) for line in lines[1:]]
+    if path.exists():
+        try:
+            lines = path.read_text().splitlines()
+            recorded = json.loads(lines[0]) if lines else None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise LogMismatch(f"{path}: not a request log ({exc})") from None
+        if recorded != header:
+            raise LogMismatch(f"{path} records {json.dumps(recorded)}, not "
+                              f"{json.dumps(header)}: give other options or another --log")
+        return [json.loads(line) for line in lines[1:]]
     batches = requests // batch_every if batch_every else 0
     rng = random.Random(seed)
     fens = iter(_positions(materials, requests - batches + batches * batch_size, rng))
@@ -219,18 +237,28 @@ def prefix_folder(tables: Path) -> Path:
     return folder
 
 
-def measure(mode: str, tables: Path, log: list[dict[str, Any]], clients: int,
-            workers: int) -> dict[str, Any]:
-    """Drop the tables' pages, start the server in ``mode``, replay the log
-    cold and then warm: figures per phase and endpoint, and the answers."""
+def start_cold(mode: str, tables: Path, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+    """Drop the tables' pages (the index parts read back for ``+index``)
+    and start ``pyfathom serve`` in ``mode``: (the process, its port)."""
     together, _, option = mode.partition("+")
     extra = ("--hot-prefix", str(prefix_folder(tables))) if option == "prefix" else ()
     sc.drop_page_cache(table_files(tables))
+    if option == "index":
+        subprocess.run([sys.executable, "-m", "pyfathom", "warm", "--tables", str(tables),
+                        "--what", "index"], check=True, stdout=subprocess.DEVNULL)
     port = sc.free_port()
     env = dict(os.environ, **{ENV_TOGETHER: together,
                               ENV_READ_AHEAD: "off" if option == "noahead" else "auto"})
     proc = sc.start(sc.pyfathom_command(tables, port, workers, *extra), port, env,
                     f"pyfathom serve ({mode})")
+    return proc, port
+
+
+def measure(mode: str, tables: Path, log: list[dict[str, Any]], clients: int,
+            workers: int) -> dict[str, Any]:
+    """Drop the tables' pages, start the server in ``mode``, replay the log
+    cold and then warm: figures per phase and endpoint, and the answers."""
+    proc, port = start_cold(mode, tables, workers)
     requests = [_raw(item) for item in log]
     kinds = [item["kind"] for item in log]
     out: dict[str, Any] = {}
@@ -336,7 +364,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     tables = args.tables or make_tables(materials)
     log_path = args.log or common.BIN / (f"cold-log-{'-'.join(materials)}-{args.requests}-"
                                          f"{args.batch_every}x{args.batch_size}.jsonl")
-    log = make_log(log_path, materials, args.requests, args.batch_every, args.batch_size)
+    try:
+        log = make_log(log_path, materials, args.requests, args.batch_every, args.batch_size)
+    except LogMismatch as exc:
+        parser.error(str(exc))
     kinds = sorted({item["kind"] for item in log})
     runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in modes}
     reference: Optional[list[bytes]] = None

@@ -189,3 +189,71 @@ def test_bench_server_cold_runs(synthetic_tables: Path, tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "answers identical cold/warm and across modes: True" in proc.stdout
     assert log.read_text() == recorded
+
+
+def test_bench_server_cold_never_overwrites_another_log(synthetic_tables: Path,
+                                                         tmp_path: Path) -> None:
+    """A --log file recorded with other options (or not a log at all) is an
+    error naming it, exit 2, and the file is left as it was: a recorded
+    log is what later runs are compared on."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    bench = str(root / "benchmarks" / "bench_server_cold.py")
+    log = tmp_path / "log.jsonl"
+    common = ["--tables", str(synthetic_tables), "--materials", SYNTHETIC, "--batch-every", "0",
+              "--clients", "1", "--workers", "1", "--rounds", "1", "--modes", "off",
+              "--log", str(log), "--json"]
+    proc = subprocess.run([sys.executable, bench, "--requests", "3", *common],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    recorded = log.read_bytes()
+    proc = subprocess.run([sys.executable, bench, "--requests", "4", *common],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert str(log) in proc.stderr and '"requests": 3' in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert log.read_bytes() == recorded
+    other = tmp_path / "notes.txt"
+    other.write_text("not a log\n")
+    proc = subprocess.run([sys.executable, bench, "--requests", "3", *common[:-2],
+                           str(other), "--json"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "not a request log" in proc.stderr, proc.stderr
+    assert other.read_text() == "not a log\n"
+
+
+def test_bench_server_alone_runs(synthetic_tables: Path, tmp_path: Path) -> None:
+    """benchmarks/bench_server_alone.py runs (tiny tables, a few requests,
+    the device's rates given; speed is measured there, never asserted
+    here): every figure of its report is there for each mode, the bytes it
+    counts come from the server's cold answers, and every answer was
+    identical in its three passes and in every mode (it fails otherwise)."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    cmd = [sys.executable, str(root / "benchmarks" / "bench_server_alone.py"),
+           "--tables", str(synthetic_tables), "--materials", SYNTHETIC, "--requests", "10",
+           "--rounds", "2", "--modes", "threads,off,threads+index", "--rates", "16000,80000",
+           "--log", str(tmp_path / "log.jsonl"), "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["answers_identical"] is True
+    assert result["requests"] == 9  # the tenth request of the log is a batch
+    assert result["rate1"] == 16000 and result["rate32"] == 80000
+    for mode in ("threads", "off", "threads+index"):
+        assert len(result["runs"][mode]) == 2
+        row = result["summary"][mode]
+        assert set(row) == {"ratio_p50", "ratio_p90", "control_p50", "control_p90",
+                            "cold_p50_ms", "cold_p99_ms", "warm_p50_ms", "extra_sum_ms",
+                            "read_mb"}
+        assert 0 < row["cold_p50_ms"]["median"] <= row["cold_p99_ms"]["median"]
+        assert row["ratio_p50"]["median"] <= row["ratio_p90"]["median"]
+        if mode != "threads+index":  # (index parts read back: little else may be left)
+            assert row["read_mb"]["min"] > 0, row  # the pages were dropped: read cold
+    proc = subprocess.run(cmd[:-1] + ["--modes", "threads,nonsense"], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 2 and "--modes" in proc.stderr, proc.stderr
