@@ -26,7 +26,7 @@
 
 #include "fathom.h"
 #include "platform/tb_platform.h"
-#include "probe/tb_instance.h" /* tb_hash_home */
+#include "probe/tb_instance.h" /* tb_hash_home, tb_page_slot */
 
 #include <stdlib.h>
 
@@ -110,7 +110,7 @@ static void runs_ask_all(tb_read_ahead *ra)
 
 static unsigned asked_slot(uintptr_t page)
 {
-    return (unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) & (TB_AHEAD_ASKED - 1);
+    return (unsigned)tb_page_slot(page, TB_AHEAD_ASKED_BITS);
 }
 
 /* The slot that keeps map's density in this pass. */

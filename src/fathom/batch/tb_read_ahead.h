@@ -65,8 +65,8 @@ typedef unsigned (*tb_ahead_children_fn)(const void *context, size_t k, tb_ahead
  * with only the page last asked remembered, 511,217 with this).  4 bytes
  * each: a page number's low 32 bits (two pages that share them only cost
  * one read asked too few). */
-#ifndef TB_AHEAD_ASKED
-#define TB_AHEAD_ASKED 65536
+#ifndef TB_AHEAD_ASKED_BITS
+#define TB_AHEAD_ASKED_BITS 16 /* 65,536 */
 #endif
 
 /* Nearby pages asked as one call (a run): the reads of one step land a
@@ -150,7 +150,7 @@ typedef struct tb_ahead_pending {
 typedef struct tb_ahead_memory {
     tb_ahead_target child[TB_AHEAD_CHILD_RING][TB_AHEAD_CHILD_TARGETS]; /* by place */
     uint8_t child_count[TB_AHEAD_CHILD_RING];
-    uint32_t asked[TB_AHEAD_ASKED]; /* pages asked for lately, by hash */
+    uint32_t asked[(size_t)1 << TB_AHEAD_ASKED_BITS]; /* pages asked for lately, by hash */
     tb_ahead_pending pending[TB_AHEAD_RUNS]; /* by step, waiting to be asked */
 } tb_ahead_memory;
 

@@ -79,6 +79,14 @@ static inline size_t tb_hash_home(tb_key key, unsigned bits)
     return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
 }
 
+/* The cell of a page number (an address >> 12) in a hash of 2^bits cells
+ * of pages already asked for (the root waves', tb_prefetch.c, and the
+ * batch's read-ahead, tb_read_ahead.c): the same multiplicative hash. */
+static inline size_t tb_page_slot(uintptr_t page, unsigned bits)
+{
+    return tb_hash_home((tb_key)page, bits);
+}
+
 /* The registered entry for a material, or NULL. */
 static inline tb_entry *tb_lookup(const fathom_tb *tb, tb_key key)
 {

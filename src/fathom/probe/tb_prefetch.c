@@ -48,9 +48,9 @@
  * faults the AUTO rule below would take for cold tables.  Without memory,
  * a small wave on the stack. */
 #define PREFETCH_TARGETS 4096
-#define PREFETCH_PAGES 4096
+#define PREFETCH_PAGE_BITS 12 /* 4,096 cells */
 #define PREFETCH_SMALL_TARGETS 256
-#define PREFETCH_SMALL_PAGES 512
+#define PREFETCH_SMALL_PAGE_BITS 9 /* 512 */
 /* Root probes that ask after one that took faults, and the faults that
  * count (major without asking; with asking the pages come in as minor
  * faults, as in the batch's read-ahead, tb_read_ahead.c). */
@@ -66,17 +66,17 @@
 
 typedef struct wave_memory {
     tb_ahead_target target[PREFETCH_TARGETS];
-    uintptr_t asked[PREFETCH_PAGES];
+    uintptr_t asked[(size_t)1 << PREFETCH_PAGE_BITS];
 } wave_memory;
 
 typedef struct tb_waves {
     tb_ahead_target *target;
     unsigned n, cap;
     uintptr_t *asked;
-    unsigned asked_mask;  /* cells - 1 */
+    unsigned asked_bits;  /* 2^asked_bits cells */
     wave_memory *memory;  /* to give back to the instance, or NULL */
     tb_ahead_target small_target[PREFETCH_SMALL_TARGETS];
-    uintptr_t small_asked[PREFETCH_SMALL_PAGES];
+    uintptr_t small_asked[(size_t)1 << PREFETCH_SMALL_PAGE_BITS];
 } tb_waves;
 
 /* No targets, no pages asked, in the instance's spare memory (or new, or
@@ -97,8 +97,8 @@ static void wave_open(fathom_tb *tb, tb_waves *w)
     w->target = m ? m->target : w->small_target;
     w->cap = m ? PREFETCH_TARGETS : PREFETCH_SMALL_TARGETS;
     w->asked = m ? m->asked : w->small_asked;
-    w->asked_mask = (m ? PREFETCH_PAGES : PREFETCH_SMALL_PAGES) - 1;
-    memset(w->asked, 0, (w->asked_mask + 1) * sizeof *w->asked);
+    w->asked_bits = m ? PREFETCH_PAGE_BITS : PREFETCH_SMALL_PAGE_BITS;
+    memset(w->asked, 0, ((size_t)1 << w->asked_bits) * sizeof *w->asked);
 }
 
 /* The memory back to the instance: into a free spare place, each taken
@@ -120,8 +120,7 @@ static void wave_ask_step(tb_waves *w, int step)
         if (!tb_pairs_ahead_range(t->pairs, t->map, t->idx, step, &addr, &len))
             continue;
         uintptr_t page = ((uintptr_t)addr >> 12) + 1; /* + 1: 0 is an empty cell */
-        uintptr_t *cell = &w->asked[(unsigned)((page * 0x9e3779b97f4a7c15ULL) >> 40) &
-                                    w->asked_mask];
+        uintptr_t *cell = &w->asked[tb_page_slot(page, w->asked_bits)];
         if (*cell == page && ((uintptr_t)addr + len - 1) >> 12 == page - 1)
             continue;
         *cell = page;
