@@ -5,6 +5,7 @@ fathom_check_table).  The CLI side is in test_cli.py."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import chess
@@ -146,6 +147,36 @@ def test_good_tables_pass(syzygy_dir: Path) -> None:
     assert tables.check_tables(files, checksums=tables.published_checksums()) == []
     if table_cache.SYZYGY5.is_dir():  # the 5-piece files: bigger streams, more blocks
         assert tables.check_tables(sorted(table_cache.SYZYGY5.glob("*.rtb?"))) == []
+
+
+def test_an_interrupted_check_reads_no_more_files(syzygy_dir: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C (here raised by the progress callback after the first file)
+    stops check_tables: it propagates, and the files still queued are
+    never read (without cancelling them, the pool's exit read all 70
+    before the interrupt took effect: hours on a 7-piece set)."""
+    files = sorted(syzygy_dir.glob("*.rtb?"))
+    read: list[str] = []
+    real = tables.check_table
+    slow = True
+
+    def counting(path: Path, sha256: str | None = None) -> tables.TableDamage | None:
+        read.append(Path(path).name)
+        if len(read) > 1 and slow:  # the others as slow as big files: the interrupt comes first
+            time.sleep(1.0)
+        return real(path, sha256)
+
+    def interrupt(path: Path, done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tables, "check_table", counting)
+    with pytest.raises(KeyboardInterrupt):
+        tables.check_tables(files, threads=2, progress=interrupt)
+    # The first file, and at most the two the threads had begun meanwhile.
+    assert 1 <= len(read) <= 3, read
+    read.clear()
+    slow = False
+    assert tables.check_tables(files, threads=2) == [] and len(read) == len(files) == 70
 
 
 def _flip(path: Path, offset: int, bit: int) -> None:
