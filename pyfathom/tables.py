@@ -40,6 +40,7 @@ __all__ = ["default_dir", "table_dirs", "is_table_file", "find_table_files",
 
 from pyfathom._disk.page_cache import Part, Residency, layout, residency, warm  # noqa: E402
 from pyfathom._disk.prefix import prefix_length, prefix_matches, write_prefix  # noqa: E402
+from pyfathom._files.output import leave_signals_to_main_thread  # noqa: E402
 
 StrPath = Union[str, "os.PathLike[str]"]
 
@@ -270,7 +271,9 @@ def check_tables(paths: Iterable[StrPath], *, checksums: Optional[Mapping[str, s
     files = [Path(os.fspath(p)) for p in paths]
     known = {name: digest.lower() for name, digest in (checksums or {}).items()}
     results: list[Optional[TableDamage]] = [None] * len(files)
-    pool = ThreadPoolExecutor(max(1, threads))
+    # The checking threads leave Ctrl-C to the main thread, so that it
+    # wakes from its wait at once and not when a file is done.
+    pool = ThreadPoolExecutor(max(1, threads), initializer=leave_signals_to_main_thread)
     try:
         futures = [pool.submit(check_table, f, known.get(f.name)) for f in files]
         for done, (i, future) in enumerate(enumerate(futures), start=1):

@@ -14,6 +14,7 @@ import chess.syzygy
 
 from ._common import (EXIT_FAIL, EXIT_OK, CliError, ProgressBar, UsageError, add_tables_argument,
                       find_tables, normalize_material, open_tables)
+from .._files.output import raise_if_signalled
 
 MAX_PIECES = 7
 """The largest Syzygy tables hold 7 pieces."""
@@ -124,6 +125,7 @@ def _check(files: dict[str, list[Path]], checksums_file: str | None) -> bool:
         nonlocal done_bytes
         done_bytes += path.stat().st_size if path.exists() else 0
         bar.update(done_bytes, total_bytes, count=done)
+        raise_if_signalled()  # a Ctrl-C whose exception C code swallowed
 
     start = time.monotonic()
     try:
