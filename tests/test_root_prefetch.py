@@ -226,3 +226,38 @@ def test_a_cold_tables_head_comes_in_one_read(syzygy5_dir: Path, tmp_path: Path)
         assert wdl == oracle.probe_wdl(chess.Board(NO_CAPTURES))
     assert resident() > 98_642, "the head was not read"
     assert faults <= 4, f"the first probe of a cold table took {faults} major faults"
+
+
+AHEAD_RESIDENCY = Path(__file__).resolve().parent / "support" / "ahead_residency.py"
+
+
+def test_read_ahead_moves_stops_asking_on_tables_in_memory(tables: Path, fens: Path) -> None:
+    """``read_ahead_moves`` in ``"auto"`` asks nothing while the pages it
+    would ask for are in memory (on warm tables asking is a system call
+    per page for nothing: 0.39 ms of a warm server request), and asks
+    again once they have left it; ``"always"`` asks every time.
+
+    tests/support/ahead_residency.py: every table file read whole, 70
+    calls, every file's pages dropped, then 40 more calls on other
+    positions, counting the bytes each call brought into memory.  In
+    ``"auto"`` one call in 16 looks at the pages (tb_prefetch.c,
+    MOVES_CHECK_EVERY); after 4 such looks in a row found every page in
+    memory the calls between looks ask nothing: the calls after the drop
+    bring nothing until the next look (call 80: the first ten), which
+    finds pages missing, and from then on each call asks again."""
+    def growth(mode: str) -> list[int]:
+        proc = subprocess.run([sys.executable, str(AHEAD_RESIDENCY), str(tables), str(fens),
+                               mode, "70"], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        got: list[int] = json.loads(proc.stdout)["growth"]
+        assert len(got) == 230
+        return got[:40]
+
+    always, auto = growth("always"), growth("auto")
+    # Asking brings in the pages of nearly every new position (fewer as
+    # the small synthetic tables fill up: 29 of the 40 calls here).
+    assert sum(g > 0 for g in always[:10]) >= 8, always
+    # Auto: the calls before the next look bring nothing...
+    assert not any(auto[:10]) and auto[10] > 0, auto
+    # ...and from the look on, they ask as "always" does (20 of 30 here).
+    assert sum(g > 0 for g in auto[10:]) >= 15, auto

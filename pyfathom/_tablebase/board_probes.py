@@ -331,7 +331,12 @@ class BoardProbes:
         a probe has opened them.  Nothing is asked with
         :attr:`read_ahead` ``"off"``, for a variant, or for a board the
         tables cannot probe (no error: the probes that follow raise it).
-        Answers never change; on tables in memory it only costs time.
+        Answers never change.  With :attr:`read_ahead` ``"auto"`` (the
+        default), one call in 16 looks which of the pages are in memory
+        first and asks only for the others; once 4 such looks in a row
+        found them all there, the calls between looks ask nothing (on
+        tables in memory asking only costs time), until a look finds
+        pages missing again.  ``"always"`` asks on every call.
 
         >>> with pyfathom.open_tablebase(TABLES) as tb:
         ...     tb.read_ahead_moves(chess.Board("8/8/8/8/8/8/2Rk4/1K6 b - - 0 1"))

@@ -460,7 +460,11 @@ int fathom_read_ahead(const fathom_tb *tb);
  * probe has opened them.  Standard chess, POSIX; elsewhere, and
  * with the instance's mode FATHOM_READ_AHEAD_OFF, nothing is asked.
  * Answers never change.  Asking costs a system call per page even when
- * it is in memory: for tables on disk.  RETURN: FATHOM_OK, or the status
+ * it is in memory, so in the mode FATHOM_READ_AHEAD_AUTO one call in 16
+ * looks which pages are in memory first (mincore) and asks only for the
+ * others, and once 4 such looks in a row found every page in memory, the
+ * calls between looks ask nothing, until a look finds pages missing;
+ * FATHOM_READ_AHEAD_ALWAYS asks on every call.  RETURN: FATHOM_OK, or the status
  * fathom_probe_dtz gives for a board it cannot probe (nothing asked).
  */
 int fathom_read_ahead_moves(fathom_tb *tb, const fathom_board *board);

@@ -55,6 +55,8 @@ int fathom_open_variant(fathom_tb **out, int variant)
     tb_mutex_init(&tb->init_lock);
     tb_atomic_store_release(&tb->read_ahead, FATHOM_READ_AHEAD_AUTO);
     tb_atomic_store_release(&tb->root_prefetch, 0);
+    tb_atomic_store_release(&tb->moves_until_check, 0);
+    tb_atomic_store_release(&tb->moves_clean_checks, 0);
     for (int i = 0; i < TB_WAVE_SPARES; i++)
         tb_atomic_size_init(&tb->wave_spare[i], 0);
     *out = tb;

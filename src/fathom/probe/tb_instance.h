@@ -53,6 +53,11 @@ struct fathom_tb {
     tb_mutex init_lock; /* taken only while a table is being mapped */
     tb_atomic_int read_ahead; /* FATHOM_READ_AHEAD_* (fathom_set_read_ahead) */
     tb_atomic_int root_prefetch; /* root probes left to ask ahead (tb_prefetch.c) */
+    /* fathom_read_ahead_moves in AUTO (tb_prefetch.c): calls until the
+     * next one that looks which pages are in memory, and how many looks
+     * in a row found every page there. */
+    tb_atomic_int moves_until_check;
+    tb_atomic_int moves_clean_checks;
     /* Read-ahead waves' memory kept for the next (tb_prefetch.c), as
      * uintptr_t, 0 for none: taken and given back by exchange. */
     tb_atomic_size wave_spare[TB_WAVE_SPARES];

@@ -72,6 +72,8 @@ typedef struct wave_memory {
 typedef struct tb_waves {
     tb_ahead_target *target;
     unsigned n, cap;
+    int check;            /* ask only for pages not in memory, counting them */
+    unsigned missing;     /* with check: the pages asked for */
     uintptr_t *asked;
     unsigned asked_bits;  /* 2^asked_bits cells */
     wave_memory *memory;  /* to give back to the instance, or NULL */
@@ -94,6 +96,8 @@ static void wave_open(fathom_tb *tb, tb_waves *w)
         m = (wave_memory *)malloc(sizeof *m);
     w->memory = m;
     w->n = 0;
+    w->check = 0;
+    w->missing = 0;
     w->target = m ? m->target : w->small_target;
     w->cap = m ? PREFETCH_TARGETS : PREFETCH_SMALL_TARGETS;
     w->asked = m ? m->asked : w->small_asked;
@@ -124,6 +128,13 @@ static void wave_ask_step(tb_waves *w, int step)
         if (*cell == page && ((uintptr_t)addr + len - 1) >> 12 == page - 1)
             continue;
         *cell = page;
+        uint64_t resident;
+        if (w->check) {
+            if (tb_os_resident(t->map->data, t->map->size, (uint64_t)(addr - t->map->data),
+                               len, &resident) == FATHOM_OK && resident >= len)
+                continue;
+            w->missing++;
+        }
         tb_os_prefetch(addr, len);
     }
 }
@@ -171,10 +182,13 @@ static void open_own_tables(fathom_tb *tb, const tb_pos *pos, int with_dtz)
         (void)tb_slot_ready(tb, e, &e->dtz, 1);
 }
 
-void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
+/* tb_prefetch_root; with check, asking only for the pages not in memory:
+ * RETURN how many were not (0 without check). */
+static unsigned root_waves(fathom_tb *tb, const tb_pos *pos, int what, int check)
 {
     tb_waves w;
     wave_open(tb, &w);
+    w.check = check;
     tb_move legal[TB_MAX_LEGAL];
     unsigned char searches[TB_MAX_LEGAL];
     int root_searches;
@@ -207,6 +221,51 @@ void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
     }
     wave_ask_all(&w);
     wave_close(tb, &w);
+    return w.missing;
+}
+
+void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what)
+{
+    (void)root_waves(tb, pos, what, 0);
+}
+
+/* fathom_read_ahead_moves in AUTO: its caller probes on other threads, so
+ * the fault count of tb_prefetch_decide cannot tell warm tables from cold
+ * ones here, and asking for pages in memory costs a system call each for
+ * nothing (a warm KQRBvKQR request of pyfathom serve: 360 madvise calls,
+ * 0.39 ms, against 2.4-3.6 ms for the whole request).  So one call in
+ * MOVES_CHECK_EVERY looks at each page before asking for it (mincore,
+ * about 0.9 us a page here against madvise's 0.6) and asks only for those
+ * not in memory; once MOVES_CLEAN_CHECKS such calls in a row found every
+ * page in memory, the calls between two looks ask nothing, until a look
+ * finds a page missing.  One clean look is not enough: while tables fill
+ * up, one request's pages may all be in memory when the next one's are
+ * not (300 cold KRRvKBN requests of tests/test_root_prefetch.py: 247 major
+ * faults in their probes when one clean look stopped the asking, 8 with
+ * every call asking).  Pages that leave memory meanwhile are read by
+ * their probes, one after another, for up to MOVES_CHECK_EVERY - 1 calls. */
+#define MOVES_CHECK_EVERY 16
+#define MOVES_CLEAN_CHECKS 4
+
+void tb_prefetch_moves(fathom_tb *tb, const tb_pos *pos)
+{
+    if (tb_atomic_load_relaxed(&tb->read_ahead) != FATHOM_READ_AHEAD_AUTO) {
+        (void)root_waves(tb, pos, TB_PREFETCH_MOVES, 0);
+        return;
+    }
+    /* Relaxed and racy on purpose, as root_prefetch: a hint. */
+    int until = tb_atomic_load_relaxed(&tb->moves_until_check);
+    if (until <= 0) {
+        tb_atomic_store_release(&tb->moves_until_check, MOVES_CHECK_EVERY - 1);
+        int clean = tb_atomic_load_relaxed(&tb->moves_clean_checks);
+        int found_all = root_waves(tb, pos, TB_PREFETCH_MOVES, 1) == 0;
+        tb_atomic_store_release(&tb->moves_clean_checks,
+                                !found_all ? 0 : clean < MOVES_CLEAN_CHECKS ? clean + 1 : clean);
+        return;
+    }
+    tb_atomic_store_release(&tb->moves_until_check, until - 1);
+    if (tb_atomic_load_relaxed(&tb->moves_clean_checks) < MOVES_CLEAN_CHECKS)
+        (void)root_waves(tb, pos, TB_PREFETCH_MOVES, 0);
 }
 
 /* Positions whose DTZ reads are gathered together, then their searches'

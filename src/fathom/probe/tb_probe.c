@@ -967,7 +967,7 @@ int fathom_read_ahead_moves(fathom_tb *tb, const fathom_board *board)
     int status = prepare_board(tb, &pos, board);
     if (status == FATHOM_OK && tb_rules_are_inline(tb) &&
         tb_atomic_load_relaxed(&tb->read_ahead) != FATHOM_READ_AHEAD_OFF)
-        tb_prefetch_root(tb, &pos, TB_PREFETCH_MOVES);
+        tb_prefetch_moves(tb, &pos);
     return status;
 }
 

@@ -150,6 +150,11 @@ enum {
  * searches. */
 TB_INTERNAL void tb_prefetch_root(fathom_tb *tb, const tb_pos *pos, int what);
 
+/* fathom_read_ahead_moves: tb_prefetch_root of TB_PREFETCH_MOVES, which in
+ * the AUTO mode asks nothing while the pages it would ask are found in
+ * memory (tb_prefetch.c says how it looks). */
+TB_INTERNAL void tb_prefetch_moves(fathom_tb *tb, const tb_pos *pos);
+
 /* Ask for the reads of the DTZ probes of pos[0 .. n) (each one's WDL and
  * DTZ values, its captures' WDL values, its search's reads), a few
  * positions a wave: a game's positions, probed one after another next. */
