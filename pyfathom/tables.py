@@ -40,7 +40,7 @@ __all__ = ["default_dir", "table_dirs", "is_table_file", "find_table_files",
 
 from pyfathom._disk.page_cache import Part, Residency, layout, residency, warm  # noqa: E402
 from pyfathom._disk.prefix import prefix_length, prefix_matches, write_prefix  # noqa: E402
-from pyfathom._files.output import leave_signals_to_main_thread  # noqa: E402
+from pyfathom._signals import leave_signals_to_main_thread  # noqa: E402
 
 StrPath = Union[str, "os.PathLike[str]"]
 

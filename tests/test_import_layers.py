@@ -116,9 +116,9 @@ def test_library_modules_do_not_import_the_command_line() -> None:
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the compiled core", ("pyfathom._core",)),
     # The 50-move rule's binding sits below _types (ClockResult.of calls
-    # it); _errors and _source_tree import nothing of pyfathom.
-    ("the foundations", ("pyfathom._bindings.clock_rule", "pyfathom._errors", "pyfathom._source_tree",
-                         "pyfathom._bindings")),
+    # it); _errors, _signals and _source_tree import nothing of pyfathom.
+    ("the foundations", ("pyfathom._bindings.clock_rule", "pyfathom._errors", "pyfathom._signals",
+                         "pyfathom._source_tree", "pyfathom._bindings")),
     ("the types", ("pyfathom._types",)),
     ("the bindings", ("pyfathom._bindings.lowlevel", "pyfathom._bindings.lowlevel_helpers",
                       "pyfathom.fathom")),

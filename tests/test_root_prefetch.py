@@ -257,7 +257,10 @@ def test_read_ahead_moves_stops_asking_on_tables_in_memory(tables: Path, fens: P
     # Asking brings in the pages of nearly every new position (fewer as
     # the small synthetic tables fill up: 29 of the 40 calls here).
     assert sum(g > 0 for g in always[:10]) >= 8, always
-    # Auto: the calls before the next look bring nothing...
-    assert not any(auto[:10]) and auto[10] > 0, auto
+    # Auto: the calls before the next look bring nothing (at most a page:
+    # the kernel once finished a read of its own meanwhile, 976 bytes of
+    # a file's last page under the first call, in CI)...
+    assert sum(g > 0 for g in auto[:10]) <= 1 and sum(auto[:10]) <= 4096, auto
+    assert auto[10] > 0, auto
     # ...and from the look on, they ask as "always" does (20 of 30 here).
     assert sum(g > 0 for g in auto[10:]) >= 15, auto

@@ -14,7 +14,8 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from pyfathom._bindings import lowlevel as _lowlevel
-from pyfathom._files.output import leave_signals_to_main_thread, raise_if_signalled
+from pyfathom._files.output import raise_if_signalled
+from pyfathom._signals import leave_signals_to_main_thread
 from pyfathom._tablebase.batch_arrays import popcount
 from pyfathom._types import FAILED, FAILED_DTZ, STATUS_NAME_OF_CODE, STATUS_NAMES, Status
 

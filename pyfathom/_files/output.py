@@ -31,8 +31,10 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
+from pyfathom._signals import STOP_SIGNALS
+
 __all__ = ["Output", "is_direct", "output_over_input", "Terminated", "terminate_on_signals",
-           "leave_signals_to_main_thread", "raise_if_signalled"]
+           "raise_if_signalled"]
 
 _STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
 _DESCRIPTOR_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
@@ -188,10 +190,6 @@ class Terminated(BaseException):
         return signal.Signals(self.signum).name
 
 
-# The signals that stop a command (Windows has no SIGHUP).
-_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
-                      if hasattr(signal, name))
-
 # The signals that arrived under terminate_on_signals, oldest first: its
 # handlers record each before raising, and raise_if_signalled raises again
 # from the record.  Process state, as signal handlers are; emptied when the
@@ -201,18 +199,6 @@ _received: list[int] = []
 
 def _stop_exception(signum: int) -> BaseException:
     return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
-
-
-def leave_signals_to_main_thread() -> None:
-    """Block SIGINT, SIGTERM and SIGHUP in the calling thread (a worker's
-    initializer; the C threads it starts inherit the mask), so that the
-    system delivers them to the main thread and wakes it from its wait for
-    the worker.  CPython runs signal handlers in the main thread only: a
-    signal the system gave a worker, blocked in a read of an idle pipe,
-    would wait in the main thread until the worker's item is done.  Does
-    nothing where threads have no signal mask (Windows)."""
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
 
 
 def raise_if_signalled() -> None:
@@ -253,7 +239,7 @@ def terminate_on_signals() -> Iterator[None]:
         raise _stop_exception(signum)
 
     previous = {}
-    for signum in _STOP_SIGNALS:
+    for signum in STOP_SIGNALS:
         old = signal.getsignal(signum)
         if old is signal.SIG_IGN or (signum == signal.SIGINT
                                      and old is not signal.default_int_handler):
