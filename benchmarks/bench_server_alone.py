@@ -45,7 +45,6 @@ import argparse
 import json
 import os
 import socket
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -139,11 +138,6 @@ def figures(run: dict[str, Any], rate1: float, rate32: float) -> dict[str, float
     }
 
 
-def spread(values: Sequence[float]) -> dict[str, float]:
-    return {"median": round(statistics.median(values), 2), "min": round(min(values), 2),
-            "max": round(max(values), 2)}
-
-
 def device_rates(tables: Path) -> tuple[float, float, str]:
     """The depth-1 and depth-32 rates of 4 KiB random reads of the largest
     table file, as bench_cold.py measures them."""
@@ -228,7 +222,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         "materials": materials, "tables": str(tables), "log": str(log_path),
         "requests": len(fens), "rounds": args.rounds, "modes": modes, "rate1": rate1,
         "rate32": rate32, "rates_from": rates_from, "runs": runs,
-        "summary": {mode: {k: spread([r[k] for r in got]) for k in got[0]}
+        "summary": {mode: {k: sc.spread([r[k] for r in got]) for k in got[0]}
                     for mode, got in runs.items()},
         "answers_identical": True,
     }
