@@ -191,6 +191,7 @@ def test_bench_cold_runs(tmp_path: Path) -> None:
     res = json.loads(proc.stdout)
     assert res["answers_identical"] is True and not res["mismatches"]
     assert res["device_depth32"] > 0 and res["device_depth1"] > 0
+    assert res["device_depth32_range"][0] <= res["device_depth32"] <= res["device_depth32_range"][1]
     ways = ("loop", "t1_off", "t1_auto", "default_off", "default_auto")
     assert set(res["figures"]) == {f"{k}/{w}" for k in ("wdl", "dtz") for w in ways}
     for name, fig in res["figures"].items():
