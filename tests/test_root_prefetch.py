@@ -264,3 +264,69 @@ def test_read_ahead_moves_stops_asking_on_tables_in_memory(tables: Path, fens: P
     assert auto[10] > 0, auto
     # ...and from the look on, they ask as "always" does (20 of 30 here).
     assert sum(g > 0 for g in auto[10:]) >= 15, auto
+
+
+SEARCH_MATERIAL = "KRPvKR"
+
+
+@pytest.fixture(scope="module")
+def search_tables(tmp_path_factory: pytest.TempPathFactory, syzygy_dir: Path,
+                  syzygy5_dir: Path) -> Path:
+    """KRPvKR (real, ../shared/syzygy5) and the 3-4-piece tables its
+    captures reach, in one folder (links)."""
+    folder = tmp_path_factory.mktemp("search-targets")
+    for path in [*syzygy_dir.glob("*.rtb?"), *syzygy5_dir.glob(f"{SEARCH_MATERIAL}.rtb?")]:
+        (folder / path.name).symlink_to(path)
+    return folder
+
+
+def test_read_ahead_asks_no_search_a_capture_settles(search_tables: Path) -> None:
+    """The waves ask for a position's one-ply DTZ search (its quiet
+    children's values) only where its probe will search: not where one of
+    its captures reaches its value and at least a draw, by the values the
+    waves asked first (the probe then takes the capture's value and neither
+    reads DTZ nor searches: python-chess's probe_ab "success" 2, or a
+    draw).  tests/c/raw_read.c counts the targets with the captures'
+    values counted as asked and not, on 3,000 random KRPvKR positions;
+    python-chess 1.11.2 says which probes search.  Of 270 recorded cold
+    7-piece /standard requests, those whose moves all capture to win asked
+    131-363 pages for the 15-31 their probes read."""
+    import chess.syzygy
+    import numpy as np
+
+    from pyfathom._core import ffi, lib
+    from support.raw_decoder import decoder
+
+    rng = random.Random(41)
+    boards = [positions.random_position(rng, SEARCH_MATERIAL) for _ in range(3000)]
+    rows = np.zeros((len(boards), 8), dtype=np.uint64)
+    turns = np.array([b.turn for b in boards], dtype=np.uint8)
+    for i, b in enumerate(boards):
+        rows[i, 0], rows[i, 1] = b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK]
+        for t in range(1, 7):
+            rows[i, 1 + t] = b.pieces_mask(t, chess.WHITE) | b.pieces_mask(t, chess.BLACK)
+    asked, unasked, captures = (np.zeros(len(boards), dtype=np.uint32) for _ in range(3))
+    rc = decoder().pyfathom_test_search_targets(
+        str(search_tables).encode(), len(boards), ffi.from_buffer("uint64_t[]", rows),
+        ffi.from_buffer("uint8_t[]", turns), ffi.from_buffer("uint32_t[]", asked),
+        ffi.from_buffer("uint32_t[]", unasked), ffi.from_buffer("uint32_t[]", captures))
+    assert rc == lib.FATHOM_OK
+    dropped = settled = searches = 0
+    with chess.syzygy.open_tablebase(str(search_tables)) as theirs:
+        for i, board in enumerate(boards):
+            if unasked[i] == captures[i]:
+                assert asked[i] == unasked[i], board.fen()
+                continue  # no search asked either way (a draw, or DTZ stored)
+            searches += 1
+            value, success = theirs.probe_ab(board, -2, 2)
+            settled += value == 0 or success == 2
+            if asked[i] == captures[i]:
+                dropped += 1
+                assert value == 0 or success == 2, (
+                    f"a search its probe makes was not asked: {board.fen()}")
+            else:
+                assert asked[i] == unasked[i], board.fen()
+    print(f"\nsearches asked {searches}, settled by a capture {settled}, dropped {dropped}")
+    # Not every one: a capture whose child has captures of its own is not
+    # trusted (a table may store any value where a capture is best).
+    assert searches > 500 and dropped > settled // 2, (searches, settled, dropped)

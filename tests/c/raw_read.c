@@ -4,7 +4,9 @@
  * tb_table_dtz), with no probing logic (captures, en passant, DTZ search)
  * on top.  tests/test_beyond_five.py compares it with python-chess's own
  * table reader (WdlTable.probe_wdl_table, DtzTable.probe_dtz_table) on
- * synthetic 6- and 7-piece files.  Not part of the public API, and in no
+ * synthetic 6- and 7-piece files.  pyfathom_test_search_targets, below,
+ * counts the read-ahead's targets for a position's DTZ search
+ * (tests/test_root_prefetch.py).  Not part of the public API, and in no
  * shipped module: build_ffi.build_test_decoder builds it with the core into
  * a module of its own for the tests (tests/support/raw_decoder.py).
  */
@@ -13,6 +15,7 @@
 
 #include "fathom.h"
 #include "format/tb_table.h"
+#include "probe/tb_probe.h"
 
 #include "raw_read.h"
 
@@ -58,4 +61,38 @@ int pyfathom_test_raw_read(const char *path, const char *name, int is_dtz,
     }
     tb_lone_table_close(lone);
     return open_status;
+}
+
+/* Per position (bitboards as above, no en passant, clock 0), after its
+ * DTZ probe through the instance (which opens the tables it reads): the
+ * read-ahead's targets for its DTZ search (tb_search_targets, without the
+ * children's captures) when pos's captures' values count as asked
+ * (asked[i]) and when not (unasked[i]), and its captures' alone
+ * (captures[i]: where unasked[i] is more, a search was asked).  RETURN: the status of opening
+ * the instance and adding dir. */
+int pyfathom_test_search_targets(const char *dir, size_t count, const uint64_t *boards,
+                                 const uint8_t *turns, uint32_t *asked, uint32_t *unasked,
+                                 uint32_t *captures)
+{
+    static tb_ahead_target out[4096];
+    if (!dir || (count && (!boards || !turns || !asked || !unasked || !captures)))
+        return FATHOM_ERR_ARGUMENT;
+    fathom_tb *tb;
+    int status = fathom_open(&tb);
+    if (status != FATHOM_OK)
+        return status;
+    status = fathom_add_directory(tb, dir, 1, 1, NULL);
+    for (size_t i = 0; i < count && status == FATHOM_OK; i++) {
+        const uint64_t *b = boards + 8 * i;
+        fathom_board board = {b[0], b[1], b[7], b[6], b[5], b[4], b[3], b[2], 0,
+                              turns[i], 0, 0, 1};
+        (void)fathom_probe_dtz(tb, &board, NULL);
+        tb_pos pos;
+        board_of(b, turns[i], &pos);
+        asked[i] = tb_search_targets(tb, &pos, 0, 1, out, 4096);
+        unasked[i] = tb_search_targets(tb, &pos, 0, 0, out, 4096);
+        captures[i] = tb_capture_targets(tb, &pos, out, 4096);
+    }
+    fathom_close(tb);
+    return status;
 }

@@ -216,7 +216,7 @@ static unsigned root_waves(fathom_tb *tb, const tb_pos *pos, int what, int check
             continue;
         tb_pos child;
         tb_do_move(pos, legal[i], &child);
-        w.n += tb_search_targets(tb, &child, 1, wave_room(&w, PREFETCH_SEARCH),
+        w.n += tb_search_targets(tb, &child, 1, 1, wave_room(&w, PREFETCH_SEARCH),
                                  PREFETCH_SEARCH);
     }
     wave_ask_all(&w);
@@ -288,7 +288,7 @@ void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t n)
         wave_ask_all(&w);
         for (size_t i = 0; i < count; i++)
             if (searches[i])
-                w.n += tb_search_targets(tb, &pos[first + i], 1,
+                w.n += tb_search_targets(tb, &pos[first + i], 1, 1,
                                          wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
         wave_ask_all(&w);
     }

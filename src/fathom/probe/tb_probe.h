@@ -121,10 +121,13 @@ TB_INTERNAL unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos,
  * WDL value (read here) is not a draw, every quiet child's WDL and DTZ
  * values (the ply it searches), with their_captures the WDL values of
  * those children's captures too (each child's WDL probe tries them
- * first); at most cap, into out; RETURN how many. */
+ * first); with captures_asked (pos's captures' values were asked for
+ * before, as the root waves do), no search where one of them, read here,
+ * reaches pos's value (its probe then neither reads DTZ nor searches);
+ * at most cap, into out; RETURN how many. */
 TB_INTERNAL unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos,
-                                       int their_captures, tb_ahead_target *out,
-                                       unsigned cap);
+                                       int their_captures, int captures_asked,
+                                       tb_ahead_target *out, unsigned cap);
 
 /* ---- A root probe's reads asked for together (tb_prefetch.c) ---- */
 
