@@ -50,7 +50,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -116,7 +116,8 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 def measure(exe: Path, tables: Path, positions: Path, kinds: list[str], rounds: int,
-            work: Path, device: Any = None) -> tuple[dict[str, Any], list[str]]:
+            work: Path, device: Optional[Callable[[], None]] = None
+            ) -> tuple[dict[str, Any], list[str]]:
     """Every way cold and warm, *rounds* times; *device*, when given, is
     called at the start of each round (the device's rate, measured next to
     the ways it bounds)."""

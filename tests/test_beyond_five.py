@@ -48,7 +48,7 @@ import pytest
 from pyfathom._core import ffi, lib
 from support import syzygy_writer as writer
 from support import table_cache
-from support.raw_decoder import decoder
+from support.raw_decoder import board_arrays, decoder
 from support.sanitizer import SANITIZED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,18 +103,6 @@ def random_position(name: str, rng: random.Random) -> chess.Board:
         if ok and chess.square_distance(kings[0], kings[1]) > 1:
             board.turn = rng.random() < 0.5
             return board
-
-
-def board_arrays(boards: Sequence[chess.Board]) -> Tuple[np.ndarray, np.ndarray]:
-    rows = np.zeros((len(boards), 8), dtype=np.uint64)
-    turns = np.zeros(len(boards), dtype=np.uint8)
-    for i, b in enumerate(boards):
-        rows[i, 0] = b.occupied_co[chess.WHITE]
-        rows[i, 1] = b.occupied_co[chess.BLACK]
-        for t in range(1, 7):
-            rows[i, 1 + t] = b.pieces_mask(t, chess.WHITE) | b.pieces_mask(t, chess.BLACK)
-        turns[i] = b.turn
-    return rows, turns
 
 
 def raw_read(path: Path, name: str, is_dtz: bool, boards: Sequence[chess.Board],

@@ -295,16 +295,11 @@ def test_read_ahead_asks_no_search_a_capture_settles(search_tables: Path) -> Non
     import numpy as np
 
     from pyfathom._core import ffi, lib
-    from support.raw_decoder import decoder
+    from support.raw_decoder import board_arrays, decoder
 
     rng = random.Random(41)
     boards = [positions.random_position(rng, SEARCH_MATERIAL) for _ in range(3000)]
-    rows = np.zeros((len(boards), 8), dtype=np.uint64)
-    turns = np.array([b.turn for b in boards], dtype=np.uint8)
-    for i, b in enumerate(boards):
-        rows[i, 0], rows[i, 1] = b.occupied_co[chess.WHITE], b.occupied_co[chess.BLACK]
-        for t in range(1, 7):
-            rows[i, 1 + t] = b.pieces_mask(t, chess.WHITE) | b.pieces_mask(t, chess.BLACK)
+    rows, turns = board_arrays(boards)
     asked, unasked, captures = (np.zeros(len(boards), dtype=np.uint32) for _ in range(3))
     rc = decoder().pyfathom_test_search_targets(
         str(search_tables).encode(), len(boards), ffi.from_buffer("uint64_t[]", rows),

@@ -68,8 +68,8 @@ int pyfathom_test_raw_read(const char *path, const char *name, int is_dtz,
  * read-ahead's targets for its DTZ search (tb_search_targets, without the
  * children's captures) when pos's captures' values count as asked
  * (asked[i]) and when not (unasked[i]), and its captures' alone
- * (captures[i]: where unasked[i] is more, a search was asked).  RETURN: the status of opening
- * the instance and adding dir. */
+ * (captures[i]: where unasked[i] is more, a search was asked).
+ * RETURN: the status of opening the instance and adding dir. */
 int pyfathom_test_search_targets(const char *dir, size_t count, const uint64_t *boards,
                                  const uint8_t *turns, uint32_t *asked, uint32_t *unasked,
                                  uint32_t *captures)

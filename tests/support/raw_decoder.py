@@ -12,7 +12,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence, Tuple
+
+import chess
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -33,3 +36,17 @@ def decoder() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.lib
+
+
+def board_arrays(boards: Sequence[chess.Board]) -> Tuple[np.ndarray, np.ndarray]:
+    """The decoder's positions: per board white, black, then pawns .. kings
+    (python-chess's piece types 1..6), and the side to move (1 white)."""
+    rows = np.zeros((len(boards), 8), dtype=np.uint64)
+    turns = np.zeros(len(boards), dtype=np.uint8)
+    for i, b in enumerate(boards):
+        rows[i, 0] = b.occupied_co[chess.WHITE]
+        rows[i, 1] = b.occupied_co[chess.BLACK]
+        for t in range(1, 7):
+            rows[i, 1 + t] = b.pieces_mask(t, chess.WHITE) | b.pieces_mask(t, chess.BLACK)
+        turns[i] = b.turn
+    return rows, turns
