@@ -254,9 +254,13 @@ def test_read_ahead_moves_stops_asking_on_tables_in_memory(tables: Path, fens: P
         return got[:40]
 
     always, auto = growth("always"), growth("auto")
-    # Asking brings in the pages of nearly every new position (fewer as
-    # the small synthetic tables fill up: 29 of the 40 calls here).
-    assert sum(g > 0 for g in always[:10]) >= 8, always
+    # Asking brings in the pages of most new positions (fewer as the small
+    # synthetic tables fill up: 29 of the 40 calls here).  A call brings
+    # nothing where an earlier call's reads already did (the kernel reads
+    # around each page asked: the first call here brought 14,160 bytes,
+    # 182,096 in a CI run, whose next two calls then brought none): 9 of
+    # the first ten calls here (31 pages), 7 in that run (over 160).
+    assert sum(g > 0 for g in always[:10]) >= 5 and sum(always[:10]) >= 16 * 4096, always
     # Auto: the calls before the next look bring nothing (at most a page:
     # the kernel once finished a read of its own meanwhile, 976 bytes of
     # a file's last page under the first call, in CI)...
