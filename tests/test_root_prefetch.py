@@ -266,8 +266,9 @@ def test_read_ahead_moves_stops_asking_on_tables_in_memory(tables: Path, fens: P
     # a file's last page under the first call, in CI)...
     assert sum(g > 0 for g in auto[:10]) <= 1 and sum(auto[:10]) <= 4096, auto
     assert auto[10] > 0, auto
-    # ...and from the look on, they ask as "always" does (20 of 30 here).
-    assert sum(g > 0 for g in auto[10:]) >= 15, auto
+    # ...and from the look on, they ask as "always" does (26 of 30 calls
+    # bring pages here; the same margin as above for the kernel's reads).
+    assert sum(g > 0 for g in auto[10:]) >= 12 and sum(auto[10:]) >= 32 * 4096, auto
 
 
 SEARCH_MATERIAL = "KRPvKR"
