@@ -228,6 +228,34 @@ def test_a_cold_tables_head_comes_in_one_read(syzygy5_dir: Path, tmp_path: Path)
     assert faults <= 4, f"the first probe of a cold table took {faults} major faults"
 
 
+EVERY_PAGE_OUT = Path(__file__).resolve().parent / "support" / "every_page_out.py"
+
+
+def test_waves_ask_the_captures_of_captures(tables: Path, fens: Path) -> None:
+    """A WDL probe tries its captures first, and each capture's probe its
+    own, down to the small tables: the waves ask for those reads three
+    plies of captures deep (tb_prefetch.c, PREFETCH_CAPTURE_DEPTH), so the
+    probes of ``pyfathom serve`` find them in memory even where the
+    smaller tables are not.  tests/support/every_page_out.py: each
+    position's move DTZs from every table page out (the headers read
+    back), with ``read_ahead_moves`` first and without.  Here the probes
+    alone took 29,604 major faults; after the waves 1,174 with one ply of
+    captures asked, 8 with three (KQRBvKQR, 270 recorded requests: 6,514
+    and 33)."""
+    def faults(mode: str) -> tuple[list[object], int]:
+        proc = subprocess.run([sys.executable, str(EVERY_PAGE_OUT), str(tables), str(fens), mode],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        got = json.loads(proc.stdout)
+        return got["answers"], sum(got["faults"])
+
+    (off_answers, off), (answers, ahead) = faults("off"), faults("always")
+    assert answers == off_answers
+    assert sum(len(a) for a in answers) > 10 * len(answers), "positions without moves"
+    assert off > 10_000, f"the probes alone took {off} major faults: the pages were not out"
+    assert ahead <= off // 100, (off, ahead)
+
+
 AHEAD_RESIDENCY = Path(__file__).resolve().parent / "support" / "ahead_residency.py"
 
 

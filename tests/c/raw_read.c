@@ -91,7 +91,7 @@ int pyfathom_test_search_targets(const char *dir, size_t count, const uint64_t *
         board_of(b, turns[i], &pos);
         asked[i] = tb_search_targets(tb, &pos, 0, 1, out, 4096);
         unasked[i] = tb_search_targets(tb, &pos, 0, 0, out, 4096);
-        captures[i] = tb_capture_targets(tb, &pos, out, 4096);
+        captures[i] = tb_capture_targets(tb, &pos, 1, out, 4096);
     }
     fathom_close(tb);
     return status;

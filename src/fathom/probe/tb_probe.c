@@ -447,17 +447,24 @@ unsigned tb_batch_row_targets(const tb_batch_rows *rows, size_t i,
                : 0;
 }
 
-unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos, tb_ahead_target *out,
-                            unsigned cap)
+unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos, int depth,
+                            tb_ahead_target *out, unsigned cap)
 {
     int unstored;
     unsigned count = 0;
     tb_move moves[TB_MAX_LEGAL];
-    int n = tb_gen_legal(pos, TB_GEN_CAPTURES, moves);
+    int n = depth > 0 ? tb_gen_legal(pos, TB_GEN_CAPTURES, moves) : 0;
+    /* Every capture's own value before any capture's captures: where cap
+     * cuts, it cuts the deeper reads, which fewer probes make. */
     for (int m = 0; m < n && count + TB_AHEAD_TARGETS <= cap; m++) {
         tb_pos child;
         tb_do_move(pos, moves[m], &child);
         count += tb_position_targets(tb, &child, 0, out + count, &unstored);
+    }
+    for (int m = 0; depth > 1 && m < n && count < cap; m++) {
+        tb_pos child;
+        tb_do_move(pos, moves[m], &child);
+        count += tb_capture_targets(tb, &child, depth - 1, out + count, cap - count);
     }
     return count;
 }
@@ -512,11 +519,11 @@ static int capture_reaches(const fathom_tb *tb, const tb_pos *pos, int value)
     return 0;
 }
 
-unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos, int their_captures,
+unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos, int capture_depth,
                            int captures_asked, tb_ahead_target *out, unsigned cap)
 {
     /* Every DTZ probe's WDL probe tries its captures first. */
-    unsigned count = tb_capture_targets(tb, pos, out, cap);
+    unsigned count = tb_capture_targets(tb, pos, 1, out, cap);
     tb_key key = tb_key_of(pos, 0);
     const tb_entry *e = tb_lookup(tb, key);
     const tb_table *dtz = e ? mapped_table(&e->dtz) : NULL;
@@ -539,12 +546,17 @@ unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos, int their_cap
     int unstored;
     tb_move moves[TB_MAX_LEGAL];
     int n = tb_gen_legal(pos, TB_GEN_PIECE_QUIETS, moves);
+    /* Every quiet child's values before any child's captures (as in
+     * tb_capture_targets). */
     for (int m = 0; m < n && count + TB_AHEAD_TARGETS <= cap; m++) {
         tb_pos child;
         tb_do_move(pos, moves[m], &child);
         count += tb_position_targets(tb, &child, 1, out + count, &unstored);
-        if (their_captures)
-            count += tb_capture_targets(tb, &child, out + count, cap - count);
+    }
+    for (int m = 0; capture_depth > 0 && m < n && count < cap; m++) {
+        tb_pos child;
+        tb_do_move(pos, moves[m], &child);
+        count += tb_capture_targets(tb, &child, capture_depth, out + count, cap - count);
     }
     return count;
 }

@@ -110,23 +110,25 @@ TB_INTERNAL unsigned tb_batch_row_children_targets(const tb_batch_rows *rows, si
 TB_INTERNAL unsigned tb_position_targets(const fathom_tb *tb, const tb_pos *pos, int with_dtz,
                                          tb_ahead_target out[TB_AHEAD_TARGETS], int *unstored);
 
-/* The WDL reads of pos's captures, each in its own (smaller) table, into
- * out (at most cap); RETURN how many.  A capture's probe makes that read
- * unless its own captures settle it first. */
-TB_INTERNAL unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos,
+/* The WDL reads of pos's captures, each in its own (smaller) table, and,
+ * depth plies deep, of their captures (a capture's probe tries its own
+ * captures first, and makes its read unless they settle it), into out (at
+ * most cap, every ply's own reads before the next ply's); RETURN how
+ * many; depth 0: none. */
+TB_INTERNAL unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos, int depth,
                                         tb_ahead_target *out, unsigned cap);
 
 /* The reads of pos's DTZ probe beyond its own values: its captures' WDL
  * values and, where its DTZ table holds the other side to move and its
  * WDL value (read here) is not a draw, every quiet child's WDL and DTZ
- * values (the ply it searches), with their_captures the WDL values of
- * those children's captures too (each child's WDL probe tries them
- * first); with captures_asked (pos's captures' values were asked for
+ * values (the ply it searches), and the WDL values of those children's
+ * captures, capture_depth plies deep (tb_capture_targets: each child's
+ * WDL probe tries them first; 0: none); with captures_asked (pos's captures' values were asked for
  * before, as the root waves do), no search where one of them, read here,
  * reaches pos's value (its probe then neither reads DTZ nor searches);
  * at most cap, into out; RETURN how many. */
 TB_INTERNAL unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos,
-                                       int their_captures, int captures_asked,
+                                       int capture_depth, int captures_asked,
                                        tb_ahead_target *out, unsigned cap);
 
 /* ---- A root probe's reads asked for together (tb_prefetch.c) ---- */
