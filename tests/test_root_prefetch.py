@@ -320,10 +320,12 @@ def test_read_ahead_asks_no_search_a_capture_settles(search_tables: Path) -> Non
     waves asked first (the probe then takes the capture's value and neither
     reads DTZ nor searches: python-chess's probe_ab "success" 2, or a
     draw).  tests/c/raw_read.c counts the targets with the captures'
-    values counted as asked and not, on 3,000 random KRPvKR positions;
-    python-chess 1.11.2 says which probes search.  Of 270 recorded cold
-    7-piece /standard requests, those whose moves all capture to win asked
-    131-363 pages for the 15-31 their probes read."""
+    values counted as asked (three plies of captures, as the waves ask
+    them: a capture with captures of its own is bounded by theirs) and
+    not, on 3,000 random KRPvKR positions; python-chess 1.11.2 says which
+    probes search.  Of 270 recorded cold 7-piece /standard requests, those
+    whose moves all capture to win asked 131-363 pages for the 15-31 their
+    probes read."""
     import chess.syzygy
     import numpy as np
 

@@ -66,8 +66,9 @@ int pyfathom_test_raw_read(const char *path, const char *name, int is_dtz,
 /* Per position (bitboards as above, no en passant, clock 0), after its
  * DTZ probe through the instance (which opens the tables it reads): the
  * read-ahead's targets for its DTZ search (tb_search_targets, without the
- * children's captures) when pos's captures' values count as asked
- * (asked[i]) and when not (unasked[i]), and its captures' alone
+ * children's captures) when pos's captures' values count as asked, three
+ * plies deep as the root waves ask them (asked[i]), and when not
+ * (unasked[i]), and its captures' alone
  * (captures[i]: where unasked[i] is more, a search was asked).
  * RETURN: the status of opening the instance and adding dir. */
 int pyfathom_test_search_targets(const char *dir, size_t count, const uint64_t *boards,
@@ -89,7 +90,7 @@ int pyfathom_test_search_targets(const char *dir, size_t count, const uint64_t *
         (void)fathom_probe_dtz(tb, &board, NULL);
         tb_pos pos;
         board_of(b, turns[i], &pos);
-        asked[i] = tb_search_targets(tb, &pos, 0, 1, out, 4096);
+        asked[i] = tb_search_targets(tb, &pos, 0, 3, out, 4096);
         unasked[i] = tb_search_targets(tb, &pos, 0, 0, out, 4096);
         captures[i] = tb_capture_targets(tb, &pos, 1, out, 4096);
     }

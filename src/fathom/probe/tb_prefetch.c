@@ -232,7 +232,7 @@ static unsigned root_waves(fathom_tb *tb, const tb_pos *pos, int what, int check
             continue;
         tb_pos child;
         tb_do_move(pos, legal[i], &child);
-        w.n += tb_search_targets(tb, &child, PREFETCH_CAPTURE_DEPTH, 1,
+        w.n += tb_search_targets(tb, &child, PREFETCH_CAPTURE_DEPTH, PREFETCH_CAPTURE_DEPTH,
                                  wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
     }
     wave_ask_all(&w);
@@ -304,7 +304,8 @@ void tb_prefetch_positions(fathom_tb *tb, const tb_pos *pos, size_t n)
         wave_ask_all(&w);
         for (size_t i = 0; i < count; i++)
             if (searches[i])
-                w.n += tb_search_targets(tb, &pos[first + i], PREFETCH_CAPTURE_DEPTH, 1,
+                w.n += tb_search_targets(tb, &pos[first + i], PREFETCH_CAPTURE_DEPTH,
+                                         PREFETCH_CAPTURE_DEPTH,
                                          wave_room(&w, PREFETCH_SEARCH), PREFETCH_SEARCH);
         wave_ask_all(&w);
     }

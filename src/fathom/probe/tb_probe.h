@@ -123,10 +123,12 @@ TB_INTERNAL unsigned tb_capture_targets(const fathom_tb *tb, const tb_pos *pos, 
  * WDL value (read here) is not a draw, every quiet child's WDL and DTZ
  * values (the ply it searches), and the WDL values of those children's
  * captures, capture_depth plies deep (tb_capture_targets: each child's
- * WDL probe tries them first; 0: none); with captures_asked (pos's captures' values were asked for
- * before, as the root waves do), no search where one of them, read here,
- * reaches pos's value (its probe then neither reads DTZ nor searches);
- * at most cap, into out; RETURN how many. */
+ * WDL probe tries them first; 0: none).  captures_asked: the plies of
+ * pos's captures whose values were asked for before, as the root waves
+ * do (0: none, as in a batch); then no search where one of those
+ * captures, by the values read here, surely reaches pos's value (its
+ * probe then neither reads DTZ nor searches).  At most cap, into out;
+ * RETURN how many. */
 TB_INTERNAL unsigned tb_search_targets(const fathom_tb *tb, const tb_pos *pos,
                                        int capture_depth, int captures_asked,
                                        tb_ahead_target *out, unsigned cap);
