@@ -37,6 +37,11 @@ from pyfathom.annotate.replay import _board_start
 
 def move_dtzs(tb: pyfathom.Tablebase, board: chess.Board) -> list[object]:
     tb.read_ahead_moves(board)
+    return moves_dtz_as_stored(tb, board)
+
+
+def moves_dtz_as_stored(tb: pyfathom.Tablebase, board: chess.Board) -> list[object]:
+    """The DTZ of the position after each legal move, None where no table."""
     out: list[object] = []
     for move in board.legal_moves:
         board.push(move)

@@ -28,19 +28,8 @@ import pyfathom
 from pyfathom import tables as table_tools
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from support.cold_root import moves_dtz_as_stored as dtzs  # noqa: E402
 from support.page_drop import page_out_mappings  # noqa: E402
-
-
-def dtzs(tb: pyfathom.Tablebase, board: chess.Board) -> list[object]:
-    out: list[object] = []
-    for move in board.legal_moves:
-        board.push(move)
-        try:
-            out.append(tb.probe_dtz_as_stored(board))
-        except KeyError:
-            out.append(None)
-        board.pop()
-    return out
 
 
 def main() -> int:
