@@ -18,38 +18,20 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import chess
 import pytest
 
-from support import disk_victim
+from support import disk_victim, fuse_mount
 from support.disk_damage import (DAMAGED, board_key, boards,  # noqa: F401 (a fixture)
                                  check_batch_rows, check_outcomes, oracle_values, rows_of, run_victim,
                                  spec_for)
 
-EIO_FS = Path(__file__).resolve().parent / "support" / "eio_fs.py"
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="FUSE test filesystem: Linux only")
-
-
-def _fuse_ready() -> None:
-    """Skip, naming what is missing, where this machine has no FUSE (a
-    container without /dev/fuse); where it has, a failure to mount fails."""
-    if not os.path.exists("/dev/fuse"):
-        pytest.skip("no /dev/fuse on this machine: the failing-disk filesystem cannot mount")
-    try:
-        import fuse  # noqa: F401  (fusepy; finds libfuse 2 on import)
-    except ImportError:
-        pytest.skip("fusepy (in the test extra) is not installed")
-    except OSError as e:
-        pytest.skip(f"fusepy finds no libfuse 2 (Debian package libfuse2): {e}")
-    if shutil.which("fusermount") is None and shutil.which("fusermount3") is None:
-        pytest.skip("fusermount not found (Debian package fuse3; tests/system_packages.sh)")
 
 
 @pytest.fixture()
@@ -57,36 +39,14 @@ def failing_disk(syzygy_dir: Path, tmp_path: Path, request: pytest.FixtureReques
                  monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Path]]:
     """The 3-4-piece tables on a FUSE mount whose reads of KPvKP's files
     fail once ``flag`` exists; the victim sets it (DISK_VICTIM_FAIL_FLAG)."""
-    _fuse_ready()
-    source, mount, flag = tmp_path / "disk", tmp_path / "mnt", tmp_path / "failing"
+    fuse_mount.fuse_ready()
+    source, flag = tmp_path / "disk", tmp_path / "failing"
     shutil.copytree(syzygy_dir, source, ignore=shutil.ignore_patterns("*.epd"))
-    mount.mkdir()
     # The file the test damages: DTZ tests name "dtz" in their id.
     failing = DAMAGED + (".rtbz" if "dtz" in request.node.name else ".rtbw")
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
-    server = subprocess.Popen([sys.executable, str(EIO_FS), str(source), str(mount), failing,
-                               str(flag)], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 20
-    while not os.path.ismount(mount):
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            output = server.communicate()[0]
-            pytest.fail(f"the failing-disk filesystem did not mount at {mount}: {output[-2000:]}")
-        time.sleep(0.05)
-    monkeypatch.setenv(disk_victim.FAIL_FLAG_ENV, str(flag))
-    try:
+    with fuse_mount.mounted(source, tmp_path / "mnt", failing, str(flag)) as mount:
+        monkeypatch.setenv(disk_victim.FAIL_FLAG_ENV, str(flag))
         yield {"tables": mount, "flag": flag}
-    finally:
-        for tool in ("fusermount", "fusermount3"):
-            if shutil.which(tool):
-                subprocess.run([tool, "-u", "-z", str(mount)], capture_output=True, timeout=30)
-                break
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def _check_the_disk_really_fails(victim: Path, flag: Path) -> None:

@@ -157,19 +157,19 @@ def test_an_interrupted_check_reads_no_more_files(syzygy_dir: Path,
     before the interrupt took effect: hours on a 7-piece set)."""
     files = sorted(syzygy_dir.glob("*.rtb?"))
     read: list[str] = []
-    real = tables.check_table
+    real = tables._check_one
     slow = True
 
-    def counting(path: Path, sha256: str | None = None) -> tables.TableDamage | None:
+    def counting(path: Path, sha256: str | None, stop: object) -> tables.TableDamage | None:
         read.append(Path(path).name)
         if len(read) > 1 and slow:  # the others as slow as big files: the interrupt comes first
             time.sleep(1.0)
-        return real(path, sha256)
+        return real(path, sha256, stop)
 
     def interrupt(path: Path, done: int, total: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tables, "check_table", counting)
+    monkeypatch.setattr(tables, "_check_one", counting)
     with pytest.raises(KeyboardInterrupt):
         tables.check_tables(files, threads=2, progress=interrupt)
     # The first file, and at most the two the threads had begun meanwhile.

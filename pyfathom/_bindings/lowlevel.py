@@ -328,13 +328,22 @@ def mapped_count(handle: Handle) -> int:
 
 # ---- checking a table file --------------------------------------------------
 
-def check_table(path: str) -> tuple[int, int, str]:
-    """``fathom_check_table``: (status, offset of the damage, what is wrong).
-    Reads the whole file without the GIL."""
+def new_stop_flag() -> Any:
+    """A stop flag for :func:`check_table`: an ``int[1]`` cdata, raised by
+    ``flag[0] = 1`` from any thread."""
+    return ffi.new("int[1]")
+
+
+def check_table(path: str, stop: Any = None) -> tuple[int, int, str, bool]:
+    """``fathom_check_table_stoppable``: (status, offset of the damage, what
+    is wrong, whether it gave up early because ``stop`` (a
+    :func:`new_stop_flag`) was raised).  Reads the whole file without the GIL."""
     result = ffi.new("fathom_check_result *")
-    status = lib.fathom_check_table(os.fsencode(path), result)
+    stopped = ffi.new("int *")
+    status = lib.fathom_check_table_stoppable(os.fsencode(path), result,
+                                              NULL if stop is None else stop, stopped)
     what = ffi.string(result.what).decode("utf-8", "replace")
-    return int(status), int(result.offset), what
+    return int(status), int(result.offset), what, bool(stopped[0])
 
 
 def table_layout(path: str) -> tuple[int, list[tuple[int, int, int, int, int]]]:

@@ -489,6 +489,18 @@ typedef struct fathom_check_result {
 int fathom_check_table(const char *path, fathom_check_result *result);
 
 /*
+ * fathom_check_table_stoppable: fathom_check_table, giving up early once
+ * *stop is nonzero (raised by another thread or a signal handler; read
+ * before every block and every 4,096 index entries, so a check of a
+ * file of many gigabytes stops within a block's read).  *stopped (may
+ * be NULL) is set to 1 when it gave up, else 0: the status is then
+ * FATHOM_OK and *result empty, meaning nothing was found in the part
+ * read, not that the file is fine.  stop NULL: never gives up.
+ */
+int fathom_check_table_stoppable(const char *path, fathom_check_result *result,
+                                 const int *stop, int *stopped);
+
+/*
  * fathom_add_prefix_directory: take every file NAME.prefix of directory
  * dir as the prefix file of table files called NAME (KRvK.rtbw.prefix for
  * any KRvK.rtbw), as lila-tablebase's --hot-prefix does: a copy of the

@@ -43,6 +43,20 @@ static int damaged(fathom_check_result *result, uint64_t offset, const char *wha
     return FATHOM_ERR_CORRUPT;
 }
 
+/* The caller's stop flag (fathom_check_table_stoppable), and whether the
+ * check has seen it raised: once seen, every loop ends. */
+typedef struct check_stop {
+    const int *flag;
+    int stopped;
+} check_stop;
+
+static int should_stop(check_stop *stop)
+{
+    if (!stop->stopped && stop->flag && tb_flag_raised(stop->flag))
+        stop->stopped = 1;
+    return stop->stopped;
+}
+
 /* Big-endian reads from a block, zeros past its end. */
 static uint32_t be32_padded(const uint8_t *block, uint64_t len, uint64_t at)
 {
@@ -53,7 +67,7 @@ static uint32_t be32_padded(const uint8_t *block, uint64_t len, uint64_t at)
 }
 
 static int check_stream(const tb_pairs *p, const tb_map *map, uint64_t values,
-                        fathom_check_result *result)
+                        fathom_check_result *result, check_stop *stop)
 {
     if (p->constant)
         return FATHOM_OK;
@@ -79,6 +93,10 @@ static int check_stream(const tb_pairs *p, const tb_map *map, uint64_t values,
     /* Index entries: each names the block and offset of its middle value. */
     uint64_t half = 1ull << (p->idx_bits - 1);
     for (uint64_t j = 0; j < p->num_indices; j++) {
+        if ((j & 4095) == 0 && should_stop(stop)) {
+            free(start);
+            return FATHOM_OK;
+        }
         const uint8_t *entry = d + p->index_table + 6 * j;
         uint64_t block = tb_u32le(entry), offset = tb_u16le(entry + 4);
         if (block >= p->num_blocks || offset > tb_u16le(sizes + 2 * block) ||
@@ -94,6 +112,8 @@ static int check_stream(const tb_pairs *p, const tb_map *map, uint64_t values,
     /* Blocks: the codes of each reach its number of values inside it (the
      * last symbol may expand past it), and every bit after them is zero. */
     for (uint64_t b = 0; b < p->real_num_blocks; b++) {
+        if (should_stop(stop))
+            return FATHOM_OK;
         const uint8_t *block = d + p->data + (b << p->block_log);
         uint64_t need = (uint64_t)tb_u16le(sizes + 2 * b) + 1, pos = 0;
         /* The code stream as probes read it: 64 bits, refilled 32 at a time. */
@@ -161,6 +181,15 @@ static int parse_name(const char *path, tb_material *mat, int *is_dtz)
 
 int fathom_check_table(const char *path, fathom_check_result *result)
 {
+    return fathom_check_table_stoppable(path, result, NULL, NULL);
+}
+
+int fathom_check_table_stoppable(const char *path, fathom_check_result *result,
+                                 const int *stop, int *stopped)
+{
+    check_stop state = {stop, 0};
+    if (stopped)
+        *stopped = 0;
     if (!path || !result)
         return FATHOM_ERR_ARGUMENT;
     memset(result, 0, sizeof *result);
@@ -176,8 +205,8 @@ int fathom_check_table(const char *path, fathom_check_result *result)
     if (status == FATHOM_OK) {
         const tb_table *t = &lone->table;
         int streams = t->files * t->sides;
-        for (int i = 0; i < streams && status == FATHOM_OK; i++)
-            status = check_stream(&t->enc[i].pairs, &t->map, t->enc[i].size, result);
+        for (int i = 0; i < streams && status == FATHOM_OK && !state.stopped; i++)
+            status = check_stream(&t->enc[i].pairs, &t->map, t->enc[i].size, result, &state);
         if (tb_map_damaged(&t->map)) {
             /* A page could not be read while checking: not the file's
              * content but its reading failed. */
@@ -188,6 +217,8 @@ int fathom_check_table(const char *path, fathom_check_result *result)
     } else {
         snprintf(result->what, sizeof result->what, "%s", fathom_strerror(status));
     }
+    if (stopped)
+        *stopped = state.stopped;
     return status;
 }
 

@@ -298,6 +298,18 @@ static inline void tb_atomic_size_init(tb_atomic_size *p, size_t v) { *p = v; }
 #error "pyfathom's core needs atomics: MSVC, a C11 compiler with <stdatomic.h>, GCC or Clang"
 #endif
 
+/* A flag that another thread (or a signal handler) raises in an int the
+ * caller owns: the public API cannot hand out tb_atomic_int, so the flag is
+ * a plain int, read afresh each time (relaxed: it orders nothing else). */
+static inline int tb_flag_raised(const int *flag)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(flag, __ATOMIC_RELAXED) != 0;
+#else
+    return *(const volatile int *)flag != 0;
+#endif
+}
+
 /* ---- The fault guard of a mapping (tb_platform.c) -------------------- */
 
 /* Its `damaged` flag is set, once and for good, when a page of the mapping
