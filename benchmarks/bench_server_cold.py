@@ -17,8 +17,9 @@ the distributions of response times compared), on this machine:
   every ``--batch-every``-th request a ``POST /standard/batch`` of
   ``--batch-size`` other distinct positions;
 - per round and per mode (``PYFATHOM_SERVE_TOGETHER``: ``off``, one probe
-  after another, the server before; ``threads``, the probes of a
-  position's moves together, after; ``batch`` on request), alternated:
+  after another, the default; ``threads``, the probes of a position's
+  moves together on a thread pool, the default until 2026-12-07;
+  ``batch`` on request), alternated:
   the tables' cached pages dropped (``posix_fadvise(DONTNEED)``, with no
   server running, so nothing has them mapped), ``pyfathom serve
   --workers W --cache 0`` started, its batch processes started by

@@ -32,9 +32,10 @@ child processes at a lower priority (:mod:`pyfathom.server.heavy`), so
 that their Python work takes neither the worker's GIL nor, on a busy
 machine, its CPU from the cheap requests; past :data:`MAX_WAITING`
 requests waiting for a thread, a request gets a 429 with ``Retry-After``.
-The probes of one single position's moves run together on
-:data:`SPREAD_THREADS` more threads (:data:`TOGETHER_MODES`), so that on
-tables not yet in the page cache their reads from disk overlap.
+The reads of a 6-7-piece position's moves are asked for together before
+its probes (:func:`lichess.probe_document`), so that on tables not yet in
+the page cache they overlap; the probes themselves then run one after
+another, or on :data:`SPREAD_THREADS` more threads (:data:`TOGETHER_MODES`).
 
 Every error is a JSON ``{"error": "..."}`` with a 4xx status that says what
 was wrong with the request (503 for a damaged table file, the server's
@@ -71,7 +72,7 @@ from pyfathom.server.heavy import Children, encode, run_job
 __all__ = ["create_app", "app_from_environment", "MAX_BATCH", "MAX_BATCH_MOVES",
            "MAX_BODY_BYTES", "MAX_QUERY_BYTES", "PROBE_THREADS", "HEAVY_THREADS",
            "MAX_WAITING", "SPREAD_THREADS", "TOGETHER_MODES", "ENV_TABLES", "ENV_VARIANT_TABLES",
-           "ENV_CACHE", "ENV_TOGETHER", "ENV_HOT_PREFIX", "ENV_READ_AHEAD"]
+           "ENV_CACHE", "ENV_TOGETHER", "DEFAULT_TOGETHER", "ENV_HOT_PREFIX", "ENV_READ_AHEAD"]
 
 MAX_QUERY_BYTES = 2048
 """Longest query string accepted (414 beyond)."""
@@ -104,18 +105,29 @@ waiting for the disk when the tables are cold."""
 TOGETHER_MODES = ("threads", "batch", "off")
 """How ``GET /VARIANT`` probes the positions after a position's moves:
 
-- ``threads`` (the default): each on a thread of its own at once
+- ``off`` (the default, :data:`DEFAULT_TOGETHER`): one after another;
+- ``threads``: each on a thread of its own at once
   (:data:`SPREAD_THREADS` per worker, :func:`lichess.probe_document`'s
-  ``spread``), so that on cold tables their reads from disk overlap;
+  ``spread``), so that on cold tables their reads from disk overlap
+  (the default until the reads were asked for together first);
 - ``batch``: all in one call of the C batch core
   (:func:`lichess.probe_documents`; standard chess; the variants as
-  ``threads``), which reads them in table order on one thread;
-- ``off``: one after another (as before ``threads``).
+  ``threads``), which reads them in table order on one thread.
 
 ``pyfathom serve`` takes it from :data:`ENV_TOGETHER`."""
 
+DEFAULT_TOGETHER = "off"
+"""The default of :data:`TOGETHER_MODES`.  A 6-7-piece position's moves
+have their reads asked for together before their probes
+(:meth:`pyfathom.Tablebase.read_ahead_moves`), so the thread pool has
+little left to overlap and costs hand-offs of the GIL: measured on 2
+cores (docs/server.md, "Cold tables"), one after another gave 0.82x the
+threads' cold p50 and 0.90x their cold p99 with 10 clients, 0.45x their
+warm p50."""
+
 ENV_TOGETHER = "PYFATHOM_SERVE_TOGETHER"
-"""Environment variable: one of :data:`TOGETHER_MODES` (default ``threads``)."""
+"""Environment variable: one of :data:`TOGETHER_MODES` (default
+:data:`DEFAULT_TOGETHER`)."""
 
 ENV_READ_AHEAD = "PYFATHOM_SERVE_READ_AHEAD"
 """Environment variable: each worker's :attr:`pyfathom.Tablebase.read_ahead`
@@ -455,7 +467,7 @@ class _Server:
 
 def create_app(tables: Sequence[str] | None = None, *, cache_size: int = DEFAULT_CACHE,
                atomic: Sequence[str] = (), antichess: Sequence[str] = (),
-               heavy_processes: bool = False, together: str = "threads",
+               heavy_processes: bool = False, together: str = DEFAULT_TOGETHER,
                hot_prefix: Sequence[str] = ()) -> Starlette:
     """The server over the tables in ``tables`` (directories; None: as the
     command line finds them, from ``$SYZYGY_PATH`` or the download
@@ -525,5 +537,5 @@ def app_from_environment() -> Starlette:
     return create_app(dirs(ENV_TABLES) or None, cache_size=cache,
                       atomic=dirs(ENV_VARIANT_TABLES["atomic"]),
                       antichess=dirs(ENV_VARIANT_TABLES["antichess"]), heavy_processes=True,
-                      together=os.environ.get(ENV_TOGETHER, "threads"),
+                      together=os.environ.get(ENV_TOGETHER, DEFAULT_TOGETHER),
                       hot_prefix=dirs(ENV_HOT_PREFIX))
