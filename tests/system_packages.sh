@@ -9,8 +9,9 @@
 #   gcc-aarch64-linux-gnu, gcc-s390x-linux-gnu, qemu-user-static
 #                              the aarch64 and big-endian builds under qemu (same file)
 #   g++                        the single-file build as C++ (same file)
-#   fuse3, libfuse2            a filesystem whose reads fail with EIO, served by
-#                              fusepy (tests/test_disk_errors.py)
+#   fuse3, libfuse2            a filesystem whose reads fail with EIO, or wait,
+#                              served by fusepy (tests/test_disk_errors.py,
+#                              tests/test_check_stop.py)
 # As root with apt-get, whatever is missing is installed (quietly, once).
 # Elsewhere it only says what is missing: the tests that need it skip,
 # each with a reason naming it.
